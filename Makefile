@@ -1,0 +1,69 @@
+# Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
+#   make run    start the site on http://127.0.0.1:8000 (SQLite, no Redis)
+#   make test   run the test suite (PostgreSQL + Redis on localhost by default)
+#   make bench  time the rules engine
+
+SHELL := /bin/bash
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+
+# The first interpreter that really runs and is >= 3.12 (a pyenv shim may exist but fail).
+PYTHON_CANDIDATES := python3.13 python3.12 $(wildcard /root/.pyenv/versions/3.13*/bin/python) $(wildcard /root/.pyenv/versions/3.12*/bin/python) python3
+ifndef PYTHON
+PYTHON := $(shell for p in $(PYTHON_CANDIDATES); do \
+	if "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then echo "$$p"; break; fi; done)
+endif
+
+TEST_DATABASE_URL := postgres://postgres@127.0.0.1:5432/coup
+TEST_REDIS_URL := redis://127.0.0.1:6379/0
+PYTEST_ARGS ?=
+
+.PHONY: help run test bench check messages clean
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+# Created only when missing; the install stamps below follow pyproject.toml.
+$(VENV_PY):
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "error: Python >= 3.12 not found (tried: $(PYTHON_CANDIDATES))." >&2; \
+		echo "Install Python 3.12 or 3.13, or run: make PYTHON=/path/to/python3.13 ..." >&2; \
+		exit 1; fi
+	"$(PYTHON)" -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV_PY)
+	$(VENV_PY) -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(VENV_PY)
+	$(VENV_PY) -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(VENV_PY) manage.py migrate --noinput
+	$(VENV_PY) manage.py runserver 127.0.0.1:8000
+
+# DATABASE_URL / REDIS_URL from the environment win, even when set to empty.
+# PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
+test: $(VENV)/.installed-dev
+	@DATABASE_URL="$${DATABASE_URL-$(TEST_DATABASE_URL)}" \
+	REDIS_URL="$${REDIS_URL-$(TEST_REDIS_URL)}" \
+	$(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \
+	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
+	exit $$status
+
+bench: $(VENV)/.installed
+	$(VENV_PY) -m games.engine.bench --players 4 --games 2000
+
+check: $(VENV)/.installed
+	$(VENV_PY) manage.py check
+
+# Refresh the .po catalogs from the code and templates, then compile them.
+messages: $(VENV)/.installed
+	$(VENV_PY) manage.py makemessages --no-obsolete -l es -l pt_BR --ignore '$(VENV)/*'
+	$(VENV_PY) manage.py compilemessages --ignore '$(VENV)/*'
+
+clean:
+	rm -rf $(VENV) *.egg-info
+	find . -name __pycache__ -type d -prune -not -path './$(VENV)/*' -exec rm -rf {} +

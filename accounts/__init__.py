@@ -1,0 +1,1 @@
+"""Accounts: sign-in (django-allauth), profile, preferences, dashboard of games."""

@@ -1,0 +1,106 @@
+"""Typed readers for configuration taken from the environment.
+
+Each helper takes an optional ``environ`` mapping so tests can pass a plain dict
+instead of patching ``os.environ``. Settings call them with the real environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import dj_database_url
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _source(environ: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if environ is None else environ
+
+
+def env_str(name: str, default: str = "", *, environ: Mapping[str, str] | None = None) -> str:
+    return _source(environ).get(name, default)
+
+
+def env_bool(name: str, default: bool = False, *, environ: Mapping[str, str] | None = None) -> bool:
+    raw = _source(environ).get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+
+
+def env_int(name: str, default: int = 0, *, environ: Mapping[str, str] | None = None) -> int:
+    raw = _source(environ).get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not an integer") from None
+
+
+def env_list(
+    name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """A comma-separated list; blank items are dropped."""
+    raw = _source(environ).get(name)
+    if raw is None:
+        return list(default or [])
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
+    """DATABASES["default"] from DATABASE_URL; a SQLite file in the project root if unset."""
+    url = env_str("DATABASE_URL", environ=environ) or f"sqlite:///{base_dir / 'db.sqlite3'}"
+    config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, environ=environ))
+    if config["ENGINE"] != "django.db.backends.sqlite3":
+        # Persistent connections are only safe when dead ones are noticed.
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def cache_config(*, environ: Mapping[str, str] | None = None) -> dict:
+    """CACHES["default"]: Redis when REDIS_URL is set, else per-process memory."""
+    redis_url = env_str("REDIS_URL", environ=environ)
+    if redis_url:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+        }
+    return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+
+
+def mailer_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
+    """MAILERS["default"] (Django 6.1 replaced the EMAIL_* settings with MAILERS).
+
+    The environment keeps the familiar EMAIL_* names. SMTP when EMAIL_HOST is set,
+    otherwise each message is written as a file under var/mailbox/ (EMAIL_FILE_PATH).
+    """
+    host = env_str("EMAIL_HOST", environ=environ)
+    backend = env_str("EMAIL_BACKEND", environ=environ) or (SMTP_BACKEND if host else FILE_BACKEND)
+    if backend == SMTP_BACKEND:
+        options = {
+            "host": host or "localhost",
+            # None lets Django pick 25, or 587 with TLS.
+            "port": env_int("EMAIL_PORT", 0, environ=environ) or None,
+            "username": env_str("EMAIL_HOST_USER", environ=environ) or None,
+            "password": env_str("EMAIL_HOST_PASSWORD", environ=environ) or None,
+            "use_tls": env_bool("EMAIL_USE_TLS", False, environ=environ),
+        }
+    elif backend == FILE_BACKEND:
+        default_path = str(base_dir / "var" / "mailbox")
+        options = {"file_path": env_str("EMAIL_FILE_PATH", default_path, environ=environ)}
+    else:
+        options = {}  # e.g. the console backend takes no options
+    return {"BACKEND": backend, "OPTIONS": options}

@@ -1,0 +1,1 @@
+"""Games: the rules engine (games.engine, pure Python) and its Django side."""

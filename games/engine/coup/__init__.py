@@ -1,0 +1,53 @@
+"""Coup and its variants, on the engine's common game interface."""
+
+from ..dealer import LiveDealer
+from .flow import DECISION_PROMPTS, Flow, default_answer
+from .options import options
+from .setup import setup_events
+from .state import CoupState, apply
+from .view import view
+
+
+class CoupGame:
+    """The interface every game of the engine offers (see ``games.engine``)."""
+
+    kind = "coup"
+    decision_prompts = DECISION_PROMPTS
+
+    @staticmethod
+    def setup(dealer=None, **config):
+        return setup_events(dealer=dealer or LiveDealer(), **config)
+
+    @staticmethod
+    def new_state() -> CoupState:
+        return CoupState()
+
+    apply = staticmethod(apply)
+    options = staticmethod(options)
+    view = staticmethod(view)
+
+    @staticmethod
+    def play(state: CoupState, command: dict, dealer=None) -> list:
+        """Check ``command`` and return its events, already applied to ``state``.
+        Raises ``IllegalMove`` and leaves ``state`` unchanged if the rules forbid it."""
+        return Flow(state, dealer or LiveDealer()).command(command)
+
+    @staticmethod
+    def timeout(state: CoupState, dealer=None) -> list:
+        return Flow(state, dealer or LiveDealer()).timeout()
+
+    @staticmethod
+    def default_answer(state: CoupState, player: str, dealer=None) -> dict:
+        return default_answer(state, player, dealer or LiveDealer())
+
+    @staticmethod
+    def awaiting(state: CoupState) -> list:
+        """``(player, decision, version)`` for every decision awaited, in seat order."""
+        return [(p.name, state.awaiting[p.name].kind, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
+
+    @staticmethod
+    def is_over(state: CoupState) -> bool:
+        return state.winner is not None
+
+
+COUP = CoupGame()

@@ -1,0 +1,99 @@
+"""Characters, decks and which character each action claims or each block needs.
+
+Variants are data: a variant swaps a character for another (Inquisitor for
+Ambassador, Patron for Duke, Lawyer for Contessa) and the tables below follow.
+"""
+
+from ..errors import gettext_noop as _
+
+DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA = "duke", "assassin", "captain", "ambassador", "contessa"
+INQUISITOR, LAWYER, PATRON = "inquisitor", "lawyer", "patron"
+CHARACTERS = (DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA, INQUISITOR, LAWYER, PATRON)
+
+CARD_NAMES = {
+    DUKE: _("Duke"),
+    ASSASSIN: _("Assassin"),
+    CAPTAIN: _("Captain"),
+    AMBASSADOR: _("Ambassador"),
+    CONTESSA: _("Contessa"),
+    INQUISITOR: _("Inquisitor"),
+    LAWYER: _("Lawyer"),
+    PATRON: _("Patron"),
+}
+
+VARIANTS = (
+    "two_player_draft",
+    "declared_coup",
+    "declared_assassination",
+    "inquisitor",
+    "factions",
+    "patron",
+    "lawyer",
+)
+
+# Which base character each replacing variant takes the place of.
+REPLACEMENTS = {"inquisitor": (AMBASSADOR, INQUISITOR), "patron": (DUKE, PATRON), "lawyer": (CONTESSA, LAWYER)}
+
+LOYALIST, REFORMIST = "loyalist", "reformist"
+FACTIONS = (LOYALIST, REFORMIST)
+OPPOSITE_FACTION = {LOYALIST: REFORMIST, REFORMIST: LOYALIST}
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+FORCED_COUP_COINS = 10
+COSTS = {"coup": 7, "assassinate": 3}
+CONVERT_COST = {True: 1, False: 2}  # keyed by "converting oneself"
+
+
+def characters_in_play(variants) -> tuple:
+    """The five characters of the deck, in the base game's order."""
+    chosen = [DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA]
+    for variant, (old, new) in REPLACEMENTS.items():
+        if variant in variants:
+            chosen[chosen.index(old)] = new
+    return tuple(chosen)
+
+
+def copies_per_character(player_count: int) -> int:
+    if player_count <= 6:
+        return 3
+    return 4 if player_count <= 8 else 5
+
+
+def deck_for(variants, player_count: int) -> list:
+    """The full deck (sorted) for these variants and this many players."""
+    copies = copies_per_character(player_count)
+    return sorted(card for card in characters_in_play(variants) for _ in range(copies))
+
+
+class Table:
+    """The rules tables for one combination of variants, computed once per game."""
+
+    __slots__ = ("characters", "claims", "blockers", "turn_actions", "declared", "embezzle_forbidden")
+
+    def __init__(self, variants):
+        self.characters = characters_in_play(variants)
+        has = set(self.characters)
+        duke_like = PATRON if PATRON in has else DUKE
+        exchanger = INQUISITOR if INQUISITOR in has else AMBASSADOR
+        self.claims = {"exchange": exchanger, "assassinate": ASSASSIN, "steal": CAPTAIN}
+        if DUKE in has:
+            self.claims["tax"] = DUKE
+        if PATRON in has:
+            self.claims["patronage"] = PATRON
+        if INQUISITOR in has:
+            self.claims["examine"] = INQUISITOR
+        self.blockers = {
+            "foreign_aid": (duke_like,),
+            "assassinate": (LAWYER if LAWYER in has else CONTESSA,),
+            "steal": (CAPTAIN, exchanger),
+        }
+        actions = ["income", "foreign_aid", "coup", *self.claims]
+        if "factions" in variants:
+            actions += ["convert", "embezzle"]
+        self.turn_actions = frozenset(actions)
+        self.declared = frozenset(
+            act for act, variant in (("coup", "declared_coup"), ("assassinate", "declared_assassination"))
+            if variant in variants
+        )
+        # Embezzlement claims not to hold the Duke, or the Patron that replaces it.
+        self.embezzle_forbidden = duke_like

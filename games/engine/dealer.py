@@ -1,0 +1,46 @@
+"""Where the engine's randomness comes from.
+
+Every random outcome is decided here when a command is handled and then written
+into the events, so replaying a log never asks the dealer again.
+"""
+
+import secrets
+
+
+class LiveDealer:
+    """Real games: cryptographically strong shuffles and picks."""
+
+    scripted = False
+
+    def __init__(self):
+        self._random = secrets.SystemRandom()
+
+    def shuffle(self, cards: list) -> list:
+        shuffled = list(cards)
+        self._random.shuffle(shuffled)
+        return shuffled
+
+    def pick(self, options: list):
+        return self._random.choice(options)
+
+
+class SeededDealer(LiveDealer):
+    """Reproducible random games for benchmarks and property tests."""
+
+    def __init__(self, seed):
+        import random
+
+        self._random = random.Random(seed)
+
+
+class ScriptedDealer:
+    """Scenario files: decks are never shuffled and picks take the
+    alphabetically first option, so a scenario's outcome is fixed by its text."""
+
+    scripted = True
+
+    def shuffle(self, cards: list) -> list:
+        return list(cards)
+
+    def pick(self, options: list):
+        return min(options)

@@ -1,0 +1,28 @@
+"""The one error type the engine raises for a command the rules forbid.
+
+Messages are written for players. Each message template is marked with
+``gettext_noop`` so the web layer can extract and translate it; the engine itself
+imports nothing from Django.
+"""
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a string for translation catalogues without translating it here."""
+    return message
+
+
+class IllegalMove(Exception):
+    """A command the rules forbid in the current state; the state is unchanged.
+
+    ``template`` is the untranslated message with ``{name}`` placeholders and
+    ``params`` fills them; ``str(error)`` is the English sentence.
+    """
+
+    def __init__(self, template: str, **params):
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params))
+
+    @property
+    def message(self) -> str:
+        return str(self)

@@ -1,0 +1,166 @@
+"""The project's frame: deployment file, environment-driven settings, home page."""
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from django.conf import settings
+from django.core.management import call_command
+from django.urls import reverse
+
+from coupsite.env import (
+    cache_config,
+    database_config,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    mailer_config,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- docker compose -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def compose():
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def command_of(service: dict) -> str:
+    command = service["command"]
+    return command if isinstance(command, str) else " ".join(command)
+
+
+def test_compose_defines_the_six_services(compose):
+    assert set(compose["services"]) == {"web", "worker", "beat", "postgres", "redis", "mailpit"}
+
+
+def test_compose_runs_gunicorn_and_celery_worker_and_beat(compose):
+    services = compose["services"]
+    assert "gunicorn coupsite.wsgi" in command_of(services["web"])
+    assert "celery -A coupsite worker" in command_of(services["worker"])
+    assert "celery -A coupsite beat" in command_of(services["beat"])
+
+
+def test_compose_uses_postgres_16_with_a_volume_redis_7_and_mailpit(compose):
+    services = compose["services"]
+    assert services["postgres"]["image"] == "postgres:16"
+    assert services["postgres"]["volumes"]
+    assert services["redis"]["image"] == "redis:7"
+    assert services["mailpit"]["image"].startswith("axllent/mailpit")
+    assert any("8025" in str(port) for port in services["mailpit"]["ports"])
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+def test_compose_app_services_share_the_production_environment(compose, name):
+    service = compose["services"][name]
+    env = service["environment"]
+    assert service["build"] == "."
+    assert {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"} <= set(env)
+    assert env["DATABASE_URL"].startswith("postgres://")
+    assert env["REDIS_URL"].startswith("redis://redis:6379")
+    assert env["EMAIL_HOST"] == "mailpit"
+    assert str(env["EMAIL_PORT"]) == "1025"
+    assert str(env["DEBUG"]) == "0"
+
+
+# --- settings from the environment ----------------------------------------------
+
+
+def test_env_helpers_read_typed_values():
+    environ = {"NAME": "coup", "FLAG": "yes", "OFF": "0", "COUNT": "42", "HOSTS": "a.example, b.example,"}
+    assert env_str("NAME", environ=environ) == "coup"
+    assert env_str("MISSING", "dflt", environ=environ) == "dflt"
+    assert env_bool("FLAG", environ=environ) is True
+    assert env_bool("OFF", True, environ=environ) is False
+    assert env_bool("MISSING", True, environ=environ) is True
+    assert env_int("COUNT", environ=environ) == 42
+    assert env_int("MISSING", 7, environ=environ) == 7
+    assert env_list("HOSTS", environ=environ) == ["a.example", "b.example"]
+    assert env_list("MISSING", ["x"], environ=environ) == ["x"]
+
+
+def test_env_bool_rejects_nonsense():
+    with pytest.raises(ValueError):
+        env_bool("FLAG", environ={"FLAG": "maybe"})
+
+
+def test_database_url_selects_postgresql():
+    config = database_config(ROOT, environ={"DATABASE_URL": "postgres://u:p@db.example:6543/coupdb"})
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("coupdb", "u", "p")
+    assert (config["HOST"], int(config["PORT"])) == ("db.example", 6543)
+
+
+def test_without_database_url_the_database_is_a_sqlite_file_in_the_project():
+    config = database_config(ROOT, environ={})
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(config["NAME"]) == ROOT / "db.sqlite3"
+
+
+def test_redis_url_selects_the_redis_cache():
+    config = cache_config(environ={"REDIS_URL": "redis://cache.example:6379/2"})
+    assert config == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://cache.example:6379/2",
+    }
+
+
+def test_without_redis_url_the_cache_is_local_memory():
+    assert cache_config(environ={"REDIS_URL": ""})["BACKEND"] == (
+        "django.core.cache.backends.locmem.LocMemCache"
+    )
+
+
+def test_without_email_host_emails_are_written_to_the_mailbox_folder():
+    config = mailer_config(ROOT, environ={})
+    assert config["BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert Path(config["OPTIONS"]["file_path"]) == ROOT / "var" / "mailbox"
+
+
+def test_email_host_selects_smtp():
+    environ = {"EMAIL_HOST": "mailpit", "EMAIL_PORT": "1025", "EMAIL_USE_TLS": "0"}
+    config = mailer_config(ROOT, environ=environ)
+    assert config["BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert config["OPTIONS"]["host"] == "mailpit"
+    assert config["OPTIONS"]["port"] == 1025
+    assert config["OPTIONS"]["use_tls"] is False
+
+
+def test_live_settings_follow_the_environment():
+    expected_db = database_config(ROOT, environ=os.environ)
+    assert settings.DATABASES["default"]["ENGINE"] == expected_db["ENGINE"]
+    assert settings.CACHES["default"]["BACKEND"] == cache_config(environ=os.environ)["BACKEND"]
+
+
+def test_system_checks_pass():
+    call_command("check", fail_level="WARNING")
+
+
+# --- home page --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_home_page_says_what_the_service_is(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert "Play Coup by email with your friends" in response.text
+
+
+@pytest.mark.django_db
+def test_home_page_is_in_spanish_for_spanish_browsers(client):
+    response = client.get(reverse("home"), headers={"accept-language": "es"})
+    assert response.status_code == 200
+    assert "Juega al Coup por email con tus amigos" in response.text
+    assert '<html lang="es">' in response.text
+
+
+@pytest.mark.django_db
+def test_home_page_is_in_brazilian_portuguese_for_brazilian_browsers(client):
+    response = client.get(reverse("home"), headers={"accept-language": "pt-BR"})
+    assert response.status_code == 200
+    assert "Jogue Coup por e-mail com seus amigos" in response.text
