@@ -27,10 +27,11 @@ class CoupGame:
     view = staticmethod(view)
 
     @staticmethod
-    def play(state: CoupState, command: dict, dealer=None) -> list:
-        """Check ``command`` and return its events, already applied to ``state``.
-        Raises ``IllegalMove`` and leaves ``state`` unchanged if the rules forbid it."""
-        return Flow(state, dealer or LiveDealer()).command(command)
+    def play(state: CoupState, player: str, command: dict, dealer=None) -> list:
+        """``player`` answers with ``command``; returns its events, already applied
+        to ``state``. Raises ``IllegalMove`` and leaves ``state`` unchanged if the
+        rules forbid it."""
+        return Flow(state, dealer or LiveDealer()).command(player, command)
 
     @staticmethod
     def timeout(state: CoupState, dealer=None) -> list:

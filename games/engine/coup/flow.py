@@ -17,7 +17,7 @@ from ..errors import IllegalMove
 from ..errors import gettext_noop as _
 from ..events import Event
 from .cards import CARD_NAMES, CONVERT_COST, COSTS, FORCED_COUP_COINS, LAWYER
-from .state import CoupState, apply
+from .state import APPLY, CoupState
 
 # Which acts answer which decision.
 ANSWERS = {
@@ -67,15 +67,17 @@ class Flow:
         self.events: list[Event] = []
 
     def emit(self, type, data, secret=None, seen_by=()):
-        event = Event(type, data, secret, seen_by)
-        apply(self.state, event)
-        self.events.append(event)
+        # The same fold as ``state.apply``, inlined: this is the engine's hottest path.
+        APPLY[type](self.state, data, secret)
+        self.state.seq += 1
+        self.events.append(Event(type, data, secret, seen_by))
 
     # ---- entry points -------------------------------------------------------------
 
-    def command(self, command: dict) -> list[Event]:
+    def command(self, name: str, command: dict) -> list[Event]:
+        """``name`` answers their awaited decision with ``command`` (an option as
+        ``options`` lists it; its ``version``, if given, must be the decision's)."""
         state = self.state
-        name = command.get("player")
         act = command.get("act")
         player = state.by_name.get(name)
         if player is None:
@@ -103,7 +105,7 @@ class Flow:
         for name, decision_id in pending:
             decision = state.awaiting.get(name)
             if decision is not None and decision.id == decision_id:
-                self.command(default_answer(state, name, self.dealer))
+                self.command(name, default_answer(state, name, self.dealer))
         return self.events
 
     # ---- shared procedures -------------------------------------------------------
@@ -112,7 +114,7 @@ class Flow:
         """Wait for ``players`` (those still in the game); resume at ``then``.
         Returns the step to run now: ``None`` if someone is asked."""
         names = [p.name for p in players if p.alive]
-        if not names or self.state.winner is not None or len(self.state.alive()) < 2:
+        if not names or self.state.living < 2:
             return then
         self.emit("coup.awaited", {"players": names, "decision": decision, "then": then})
         return None
@@ -176,7 +178,7 @@ def default_answer(state: CoupState, name: str, dealer) -> dict:
     """What a deadline answers for ``name`` (SCENARIOS.md, "Timeout defaults")."""
     player = state.by_name[name]
     kind = state.awaiting[name].kind
-    command = {"player": name}
+    command = {}
     if kind == "turn":
         if player.coins >= FORCED_COUP_COINS:
             target = next(q for q in state.after(player) if not faction_forbids(state, player, q))
@@ -497,7 +499,7 @@ def _step_effect(flow: Flow):
     action = state.action
     kind = action.kind
     actor = state.by_name[action.actor]
-    over = len(state.alive()) < 2
+    over = state.living < 2
     if kind == "income":
         flow.move_coins(1, "treasury", actor.name)
     elif kind == "foreign_aid":
@@ -524,7 +526,9 @@ def _step_effect(flow: Flow):
     elif kind == "exchange":
         return _start_exchange(flow, actor, 1 if state.table.claims["exchange"] == "inquisitor" else 2)
     elif kind == "examine":
-        return flow.await_([state.by_name[action.target]], "show", "examined")
+        target = state.by_name[action.target]
+        if target.alive:  # a target eliminated by their own failed challenge has nothing to show
+            return flow.await_([target], "show", "examined")
     return "end_action"
 
 
@@ -536,7 +540,7 @@ def _declared_attack(flow: Flow, target, named):
     flow.emit("coup.hand.revealed", {"player": target.name, "cards": list(target.hand)})
     if named in target.hand:
         flow.lose_card(target, named)
-    if not target.alive or len(flow.state.alive()) < 2:
+    if not target.alive or flow.state.living < 2:
         return "end_action"
     return _start_exchange(flow, target, 2)
 
@@ -557,9 +561,11 @@ def _step_end_action(flow: Flow):
     """The action has fully resolved: settle the coins of anyone it eliminated,
     then pass the turn."""
     state = flow.state
-    alive = state.alive()
-    estates = sorted((p for p in state.players if not p.alive and p.coins), key=lambda p: p.out_order)
-    if len(alive) == 1:
+    estates = []
+    if state.eliminated:
+        estates = sorted((p for p in state.players if not p.alive and p.coins), key=lambda p: p.out_order)
+    if state.living == 1:
+        alive = state.alive()
         for dead in estates:
             flow.move_coins(dead.coins, dead.name, "treasury")
         flow.emit("coup.game.won", {"player": alive[0].name})
@@ -567,7 +573,7 @@ def _step_end_action(flow: Flow):
     if estates and "lawyer" in state.variants:
         deceased = estates[0]
         flow.emit("coup.inheritance.opened", {"player": deceased.name, "coins": deceased.coins})
-        return flow.await_(alive, "inheritance", "claims_made")
+        return flow.await_(state.alive(), "inheritance", "claims_made")
     for dead in estates:
         flow.move_coins(dead.coins, dead.name, "treasury")
     current = state.turn
@@ -597,7 +603,7 @@ def _step_claims_settled(flow: Flow):
     state = flow.state
     estate = state.estate
     standing = [c for c in estate.claimants if state.by_name[c].alive]
-    if len(state.alive()) < 2:
+    if state.living < 2:
         standing = []
     share = estate.coins // len(standing) if standing else 0
     shares = {name: share for name in standing}

@@ -77,7 +77,7 @@ class Estate:
 class CoupState:
     __slots__ = (
         "players", "by_name", "variants", "table", "court", "aside", "reserve", "turn", "first",
-        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated",
+        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated", "living",
     )
 
     def __init__(self):
@@ -97,7 +97,8 @@ class CoupState:
         self.estate: Estate | None = None
         self.winner = None
         self.seq = 0  # events applied
-        self.eliminated = 0
+        self.eliminated = 0  # players eliminated so far
+        self.living = 0  # players still in the game
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
@@ -117,6 +118,7 @@ def _started(state, data, secret):
         player = Player(name, seat, data["coins"][name], factions.get(name))
         state.players.append(player)
         state.by_name[name] = player
+    state.living = len(state.players)
     state.first = data["first"]
 
 
@@ -229,6 +231,7 @@ def _eliminated(state, data, secret):
     player = state.by_name[data["player"]]
     player.alive = False
     state.eliminated += 1
+    state.living -= 1
     player.out_order = state.eliminated
 
 

@@ -1,0 +1,74 @@
+"""Engine benchmark: ``python -m games.engine.bench --players N --games G [--replay]``.
+
+Plays G random legal games to the end and prints, as its last line, JSON with
+games per second, decisions per second and the peak resident memory. With
+``--replay`` it also times rebuilding a state from logs of 100 and 1,000 events.
+"""
+
+import argparse
+import json
+import resource
+import time
+
+from . import GAMES, replay
+from .playout import random_game
+
+
+def play_games(kind: str, players: int, games: int, variants=()) -> dict:
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        decisions += random_game(kind, players, variants, seed=seed)[2]
+    seconds = time.perf_counter() - start
+    return {"games_per_s": round(games / seconds, 1), "decisions_per_s": round(decisions / seconds, 1)}
+
+
+def replay_times(kind: str, players: int) -> dict:
+    """Seconds to rebuild a state from the first 100 and 1,000 events of long logs."""
+    log = []
+    seed = 0
+    while len(log) < 1000:
+        log += random_game(kind, players, seed=10_000 + seed)[1]
+        seed += 1
+    # One game's log is what a replay rebuilds; a long stretch of games stands in
+    # for a long game, so the fold is timed on exactly N events of real play.
+    times = {}
+    for size in (100, 1000):
+        events = _one_game_prefix(kind, players, size)
+        stored = [event.to_json() for event in events]
+        rounds = max(1, 20_000 // size)
+        start = time.perf_counter()
+        for _ in range(rounds):
+            replay(kind, stored)
+        times[f"replay_{size}_events_ms"] = round((time.perf_counter() - start) / rounds * 1000, 3)
+    return times
+
+
+def _one_game_prefix(kind: str, players: int, size: int):
+    seed = 0
+    while True:
+        events = random_game(kind, players, seed=20_000 + seed)[1]
+        if len(events) >= size:
+            return events[:size]
+        seed += 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="coup", choices=sorted(GAMES))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--variants", default="", help="comma-separated variant ids")
+    parser.add_argument("--replay", action="store_true", help="also time rebuilding states from logs")
+    args = parser.parse_args(argv)
+    variants = [v for v in args.variants.split(",") if v]
+    result = {"players": args.players, "games": args.games}
+    result.update(play_games(args.game, args.players, args.games, variants))
+    if args.replay:
+        result.update(replay_times(args.game, args.players))
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Random legal playouts: every awaited player answers with a random legal option.
+
+Used by the benchmark and by the property tests; it goes through the same
+``play`` a real game uses, so it checks every command as the service would.
+"""
+
+import random
+
+from . import GAMES
+from .dealer import SeededDealer
+
+
+def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: int = 10_000):
+    """Play one random game to its end; returns ``(state, events, decisions)``."""
+    game = GAMES[kind]
+    rng = random.Random(seed)
+    dealer = SeededDealer(rng.random())
+    names = [f"p{i}" for i in range(players)]
+    events = game.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
+    state = game.new_state()
+    for event in events:
+        game.apply(state, event)
+    decisions = 0
+    while not game.is_over(state):
+        if decisions >= max_decisions:
+            raise RuntimeError(f"a random {kind} game did not end after {max_decisions} decisions")
+        name = rng.choice(game.awaiting(state))[0]
+        events += game.play(state, name, rng.choice(game.options(state, name)), dealer)
+        decisions += 1
+    return state, events, decisions
