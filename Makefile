@@ -53,8 +53,13 @@ test: $(VENV)/.installed-dev
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
 	exit $$status
 
-bench: $(VENV)/.installed
-	$(VENV_PY) -m games.engine.bench --players 4 --games 2000
+$(VENV)/.installed-bench: pyproject.toml | $(VENV_PY)
+	$(VENV_PY) -m pip install --quiet -e '.[bench]'
+	@touch $@
+
+bench: $(VENV)/.installed $(VENV)/.installed-bench
+	$(VENV_PY) -m games.engine.bench --players 4 --games 2000 --replay
+	$(VENV_PY) benchmarks/engine_vs_coupml.py --players 4 --games 3000 --rounds 3
 
 check: $(VENV)/.installed
 	$(VENV_PY) manage.py check

@@ -10,8 +10,13 @@ from . import GAMES
 from .dealer import SeededDealer
 
 
-def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: int = 10_000):
-    """Play one random game to its end; returns ``(state, events, decisions)``."""
+def uniform(rng, options):
+    return rng.choice(options)
+
+
+def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: int = 10_000, choose=uniform):
+    """Play one random game to its end; returns ``(state, events, decisions)``.
+    ``choose(rng, options)`` picks each answer (uniformly at random by default)."""
     game = GAMES[kind]
     rng = random.Random(seed)
     dealer = SeededDealer(rng.random())
@@ -25,6 +30,6 @@ def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: 
         if decisions >= max_decisions:
             raise RuntimeError(f"a random {kind} game did not end after {max_decisions} decisions")
         name = rng.choice(game.awaiting(state))[0]
-        events += game.play(state, name, rng.choice(game.options(state, name)), dealer)
+        events += game.play(state, name, choose(rng, game.options(state, name)), dealer)
         decisions += 1
     return state, events, decisions

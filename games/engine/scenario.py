@@ -169,7 +169,9 @@ def _parse_cards(data, players, variants):
 
 def _check_step(index, step, players, variants):
     where = f"step {index}"
-    act = step.get("act")
+    if "act" not in step:
+        raise MalformedScenario(f"{where}: missing field 'act'")
+    act = step["act"]
     if act == "timeout":
         if set(step) != {"act"}:
             raise MalformedScenario(f"{where}: a timeout step takes no other field")

@@ -101,6 +101,8 @@ class Flow:
     def timeout(self) -> list[Event]:
         """Every decision awaited now gets its default answer, in seat order."""
         state = self.state
+        if state.winner is not None:
+            raise IllegalMove(_("The game is over."))
         pending = [(p.name, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
         for name, decision_id in pending:
             decision = state.awaiting.get(name)

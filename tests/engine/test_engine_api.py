@@ -1,0 +1,115 @@
+"""The engine's interface: commands, errors, versions, views and the event log."""
+
+import pytest
+
+from games.engine import COUP, Event, IllegalMove, replay
+from games.engine.dealer import ScriptedDealer
+
+from .snapshots import snapshot
+
+COURT = ["assassin", "duke", "contessa", "captain", "captain", "ambassador", "ambassador", "ambassador", "assassin"]
+DEAL = {"ana": ["contessa", "duke"], "ben": ["captain", "contessa"], "cai": ["assassin", "duke"]}
+
+
+@pytest.fixture
+def dealer():
+    return ScriptedDealer()
+
+
+@pytest.fixture
+def table(dealer):
+    """Ana, Ben and Cai at a classic table; Ana starts."""
+    events = COUP.setup(dealer=dealer, players=["ana", "ben", "cai"], variants=[], first="ana", deal=DEAL, court=COURT)
+    return replay("coup", events), events
+
+
+def test_a_coup_without_seven_coins_is_refused_in_words_and_changes_nothing(table, dealer):
+    state, _ = table
+    before = snapshot(state)
+    with pytest.raises(IllegalMove) as refused:
+        COUP.play(state, "ana", {"act": "coup", "target": "ben"}, dealer)
+    assert str(refused.value) == "You need 7 coins to launch a Coup; you have 2."
+    assert refused.value.template == "You need 7 coins to launch a Coup; you have {coins}."
+    assert refused.value.params == {"coins": 2}
+    assert snapshot(state) == before
+
+
+def test_acting_out_of_turn_is_refused(table, dealer):
+    state, _ = table
+    with pytest.raises(IllegalMove, match="not waiting for you"):
+        COUP.play(state, "ben", {"act": "income"}, dealer)
+
+
+def test_an_unknown_player_is_refused(table, dealer):
+    state, _ = table
+    with pytest.raises(IllegalMove, match="no player called zoe"):
+        COUP.play(state, "zoe", {"act": "income"}, dealer)
+
+
+def test_an_answer_to_a_decision_that_has_passed_is_refused(table, dealer):
+    state, _ = table
+    version = COUP.awaiting(state)[0][2]
+    COUP.play(state, "ana", {"act": "tax", "version": version}, dealer)
+    [ben_version] = [v for name, _, v in COUP.awaiting(state) if name == "ben"]
+    COUP.play(state, "ben", {"act": "challenge", "version": ben_version}, dealer)
+    with pytest.raises(IllegalMove, match="not waiting for you"):
+        COUP.play(state, "cai", {"act": "challenge"}, dealer)
+    COUP.play(state, "ana", {"act": "prove"}, dealer)
+    COUP.play(state, "ben", {"act": "lose", "card": "captain"}, dealer)
+    # Ana's turn is over; an old click on her earlier turn decision is stale.
+    COUP.play(state, "ben", {"act": "income"}, dealer)
+    [ana_version] = [v for name, _, v in COUP.awaiting(state) if name == "cai"]
+    with pytest.raises(IllegalMove, match="already passed"):
+        COUP.play(state, "cai", {"act": "income", "version": ana_version - 1}, dealer)
+
+
+def test_a_challenged_player_without_the_card_is_still_asked(table, dealer):
+    """Decisions are always awaited: waiting must never reveal a hand."""
+    state, _ = table
+    COUP.play(state, "ana", {"act": "exchange"}, dealer)
+    COUP.play(state, "ben", {"act": "challenge"}, dealer)
+    assert COUP.awaiting(state)[0][:2] == ("ana", "challenged")
+    assert COUP.options(state, "ana") == [{"act": "concede"}]
+    with pytest.raises(IllegalMove, match="no Ambassador"):
+        COUP.play(state, "ana", {"act": "prove"}, dealer)
+
+
+def test_every_listed_option_is_accepted(table, dealer):
+    state, events = table
+    for option in COUP.options(state, "ana"):
+        copy = replay("coup", events)
+        COUP.play(copy, "ana", option, dealer)
+
+
+def test_a_deadline_answers_every_awaited_decision_with_its_default(table, dealer):
+    state, _ = table
+    COUP.play(state, "ana", {"act": "foreign_aid"}, dealer)
+    assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "respond"), ("cai", "respond")]
+    assert COUP.default_answer(state, "ben", dealer) == {"act": "allow"}
+    COUP.timeout(state, dealer)
+    assert state.by_name["ana"].coins == 4
+    assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "turn")]
+
+
+def test_views_hide_other_hands_and_the_court(table):
+    state, _ = table
+    seen = COUP.view(state, "ben")
+    assert seen["court"] == len(COURT)
+    hands = {p["name"]: p["hand"] for p in seen["players"]}
+    assert hands == {"ana": 2, "ben": ["captain", "contessa"], "cai": 2}
+
+
+def test_event_secrets_are_shown_only_to_who_may_see_them(table):
+    _, events = table
+    dealt = next(e for e in events if e.type == "coup.hand.dealt" and e.data["player"] == "ana")
+    assert dealt.visible_to("ana")["cards"] == ["contessa", "duke"]
+    assert "cards" not in dealt.visible_to("ben")
+    assert "cards" not in dealt.visible_to(None)
+    court = next(e for e in events if e.type == "coup.court.shuffled")
+    assert all("court" not in court.visible_to(p) for p in ("ana", "ben", "cai"))
+
+
+def test_stored_events_round_trip_through_json(table):
+    _, events = table
+    assert [Event.from_json(e.to_json()) for e in events] == events
+    assert all(e.to_json()["v"] == 1 for e in events)
