@@ -113,3 +113,40 @@ def test_stored_events_round_trip_through_json(table):
     _, events = table
     assert [Event.from_json(e.to_json()) for e in events] == events
     assert all(e.to_json()["v"] == 1 for e in events)
+
+
+def test_a_resigning_player_turns_their_cards_up_and_the_turn_passes(table, dealer):
+    state, _ = table
+    COUP.resign(state, "ana", dealer)
+    ana = state.by_name["ana"]
+    assert (ana.alive, ana.hand, ana.revealed, ana.coins) == (False, [], ["contessa", "duke"], 0)
+    assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "turn")]
+
+
+def test_resigning_while_defending_a_claim_concedes_it(table, dealer):
+    state, _ = table
+    COUP.play(state, "ana", {"act": "tax"}, dealer)
+    COUP.play(state, "ben", {"act": "challenge"}, dealer)
+    COUP.resign(state, "ana", dealer)
+    assert state.by_name["ana"].coins == 0  # the refused Tax took nothing; her coins went to the treasury
+    assert state.by_name["ben"].hand == ["captain", "contessa"]
+    assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "turn")]
+
+
+def test_the_last_player_standing_after_a_resignation_wins(dealer):
+    events = COUP.setup(dealer=dealer, players=["ana", "ben"], variants=[], first="ana",
+                        deal={"ana": ["duke", "duke"], "ben": ["captain", "contessa"]},
+                        court=["assassin"] * 3 + ["ambassador"] * 3 + ["captain", "captain", "contessa", "contessa", "duke"])
+    state = replay("coup", events)
+    COUP.resign(state, "ben", dealer)
+    assert state.winner == "ana" and COUP.awaiting(state) == []
+    with pytest.raises(IllegalMove, match="game is over"):
+        COUP.resign(state, "ana", dealer)
+
+
+def test_a_snapshot_restores_the_same_state(table, dealer):
+    state, events = table
+    COUP.play(state, "ana", {"act": "steal", "target": "ben"}, dealer)
+    restored = COUP.load(COUP.dump(state))
+    assert snapshot(restored) == snapshot(state)
+    COUP.play(restored, "ben", {"act": "block", "as": "captain"}, dealer)

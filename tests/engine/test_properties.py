@@ -1,5 +1,6 @@
 """Properties of random legal playouts of every variant combination, 2–10 players."""
 
+import json
 import random
 from collections import Counter
 
@@ -99,6 +100,8 @@ def test_random_playouts_keep_every_invariant(game):
                 assert snapshot(copy) == before, "a rejected command changed the state"
         if rng.random() < 0.05:
             events += COUP.timeout(state, dealer)
+        elif rng.random() < 0.01:
+            events += COUP.resign(state, rng.choice([p.name for p in state.players if p.alive]), dealer)
         else:
             name = rng.choice(awaiting)[0]
             events += COUP.play(state, name, rng.choice(COUP.options(state, name)), dealer)
@@ -106,6 +109,7 @@ def test_random_playouts_keep_every_invariant(game):
         assert all(p.coins >= 0 for p in state.players) and state.reserve >= 0, "coins went negative"
         assert all_cards(state) == deck, "cards were created or lost"
         if decisions % 7 == 0:
+            assert snapshot(COUP.load(json.loads(json.dumps(COUP.dump(state))))) == snapshot(state)
             for viewer in names:
                 check_view_hides_secrets(state, viewer)
     alive = [p.name for p in state.players if p.alive]

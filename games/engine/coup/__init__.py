@@ -4,7 +4,7 @@ from ..dealer import LiveDealer
 from .flow import DECISION_PROMPTS, Flow, default_answer
 from .options import options
 from .setup import setup_events
-from .state import CoupState, apply
+from .state import CoupState, apply, from_json, to_json
 from .view import view
 
 
@@ -23,6 +23,8 @@ class CoupGame:
         return CoupState()
 
     apply = staticmethod(apply)
+    dump = staticmethod(to_json)  # a state as JSON, e.g. a snapshot cached beside the log
+    load = staticmethod(from_json)
     options = staticmethod(options)
     view = staticmethod(view)
 
@@ -32,6 +34,10 @@ class CoupGame:
         to ``state``. Raises ``IllegalMove`` and leaves ``state`` unchanged if the
         rules forbid it."""
         return Flow(state, dealer or LiveDealer()).command(player, command)
+
+    @staticmethod
+    def resign(state: CoupState, player: str, dealer=None) -> list:
+        return Flow(state, dealer or LiveDealer()).resign(player)
 
     @staticmethod
     def timeout(state: CoupState, dealer=None) -> list:

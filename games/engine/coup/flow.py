@@ -110,6 +110,40 @@ class Flow:
                 self.command(name, default_answer(state, name, self.dealer))
         return self.events
 
+    def resign(self, name: str) -> list[Event]:
+        """``name`` leaves the game: every face-down card is turned face up and the
+        game goes on without them. A claim they were defending counts as conceded."""
+        state = self.state
+        player = state.by_name.get(name)
+        if player is None:
+            raise IllegalMove(_("There is no player called {player} in this game."), player=name)
+        if state.winner is not None:
+            raise IllegalMove(_("The game is over."))
+        if not player.alive:
+            raise IllegalMove(_("You are already out of the game."))
+        decision = state.awaiting.get(name)
+        if player.drawn:
+            self.emit(
+                "coup.exchange.kept",
+                {"player": name},
+                {"kept": list(player.hand), "returned": list(player.drawn)},
+                (name,),
+            )
+            self.shuffle_court()
+        self.emit("coup.player.resigned", {"player": name})
+        for card in list(player.hand):
+            self.lose_card(player, card)
+        if state.living < 2:
+            self.run("end_action")
+        elif decision is not None and not state.awaiting:
+            if decision.kind == "challenged":
+                if state.challenge.on == "inheritance":
+                    self.emit("coup.inheritance.claim_lost", {"player": name})
+                self.run(_resigned_claimant_step(state))
+            else:
+                self.run(RESIGNED_CONTINUATION.get(decision.kind, state.step))
+        return self.events
+
     # ---- shared procedures -------------------------------------------------------
 
     def await_(self, players, decision, then):
@@ -439,6 +473,15 @@ def _draft(flow: Flow, player, command):
         for dealt in [first, *state.after(first)]:
             flow.draw(dealt, 1)
         flow.emit("coup.turn.started", {"player": first.name})
+
+
+# Where the flow resumes when a player resigns instead of answering: a claim they
+# defended fails; an examination of them has nothing to show; a turn passes on.
+RESIGNED_CONTINUATION = {"turn": "end_action", "show": "end_action"}
+
+
+def _resigned_claimant_step(state):
+    return {"action": "action_failed", "block": "effect", "inheritance": "inheritance_resume"}[state.challenge.on]
 
 
 HANDLERS = {

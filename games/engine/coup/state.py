@@ -110,6 +110,62 @@ class CoupState:
         return [q for i in range(1, n) if (q := self.players[(seat + i) % n]).alive]
 
 
+def _plain(obj) -> dict:
+    return {name: getattr(obj, name) for name in obj.__slots__}
+
+
+def to_json(state: CoupState) -> dict:
+    """The whole state as JSON, for a snapshot cached beside the event log."""
+    return {
+        "players": [{**_plain(p), "hand": list(p.hand), "revealed": list(p.revealed), "drawn": list(p.drawn)} for p in state.players],
+        "variants": sorted(state.variants),
+        "court": list(state.court),
+        "aside": list(state.aside),
+        "reserve": state.reserve,
+        "turn": state.turn.name if state.turn else None,
+        "first": state.first,
+        "awaiting": {name: [d.kind, d.id] for name, d in state.awaiting.items()},
+        "step": state.step,
+        "action": state.action and {**_plain(state.action), "allowed": sorted(state.action.allowed)},
+        "challenge": state.challenge and _plain(state.challenge),
+        "estate": state.estate and {**_plain(state.estate), "claimants": list(state.estate.claimants), "suspended": list(state.estate.suspended)},
+        "winner": state.winner,
+        "seq": state.seq,
+        "eliminated": state.eliminated,
+        "living": state.living,
+    }
+
+
+def from_json(data: dict) -> CoupState:
+    state = CoupState()
+    for fields in data["players"]:
+        player = Player(fields["name"], fields["seat"], fields["coins"], fields["faction"])
+        for name in ("hand", "revealed", "alive", "drawn", "out_order"):
+            setattr(player, name, fields[name] if not isinstance(fields[name], list) else list(fields[name]))
+        state.players.append(player)
+        state.by_name[player.name] = player
+    state.variants = frozenset(data["variants"])
+    state.table = Table(state.variants)
+    state.court, state.aside = list(data["court"]), list(data["aside"])
+    state.reserve, state.first, state.step = data["reserve"], data["first"], data["step"]
+    state.turn = state.by_name[data["turn"]] if data["turn"] else None
+    state.awaiting = {name: Decision(kind, id) for name, (kind, id) in data["awaiting"].items()}
+    if data["action"]:
+        action = Action(None, None)
+        for name, value in data["action"].items():
+            setattr(action, name, set(value) if name == "allowed" else value)
+        state.action = action
+    if data["challenge"]:
+        state.challenge = Challenge(**data["challenge"])
+    if data["estate"]:
+        estate = Estate(None, 0)
+        for name, value in data["estate"].items():
+            setattr(estate, name, list(value) if isinstance(value, list) else value)
+        state.estate = estate
+    state.winner, state.seq, state.eliminated, state.living = data["winner"], data["seq"], data["eliminated"], data["living"]
+    return state
+
+
 def _started(state, data, secret):
     state.variants = frozenset(data["variants"])
     state.table = Table(state.variants)
@@ -289,6 +345,10 @@ def _inheritance_settled(state, data, secret):
     state.challenge = None
 
 
+def _resigned(state, data, secret):
+    state.awaiting.pop(data["player"], None)
+
+
 def _game_won(state, data, secret):
     state.winner = data["player"]
     state.awaiting = {}
@@ -331,6 +391,7 @@ APPLY = {
     "coup.inheritance.declined": _answered,
     "coup.inheritance.claim_lost": _claim_lost,
     "coup.inheritance.settled": _inheritance_settled,
+    "coup.player.resigned": _resigned,
     "coup.game.won": _game_won,
 }
 
