@@ -1,6 +1,7 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
 #   make run    start the site on http://127.0.0.1:8000 (SQLite, no Redis)
-#   make test   run the test suite (PostgreSQL + Redis on localhost by default)
+#   make test   run the test suite (PostgreSQL + Redis on localhost by default;
+#               installs Debian's chromium for the browser tests when missing)
 #   make bench  time the rules engine
 
 SHELL := /bin/bash
@@ -18,7 +19,12 @@ TEST_DATABASE_URL := postgres://postgres@127.0.0.1:5432/coup
 TEST_REDIS_URL := redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
 
-.PHONY: help run test bench check messages clean
+# The browser tests (tests/e2e) drive Debian's chromium through Playwright; Playwright's
+# own browser download is never used. Installed through apt only when missing.
+CHROMIUM := /usr/bin/chromium
+CHROMIUM_APT_PACKAGES := chromium fonts-dejavu-core
+
+.PHONY: help run test bench check messages clean chromium
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -40,13 +46,28 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[dev]'
 	@touch $@ $(VENV)/.installed
 
+# Root runs apt-get itself; anyone else needs password-less sudo.
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "Installing Debian's chromium for the browser tests: apt-get install $(CHROMIUM_APT_PACKAGES)"; \
+		if ! command -v apt-get >/dev/null 2>&1; then \
+			echo "error: $(CHROMIUM) is missing and apt-get is not available; install Chromium there." >&2; exit 1; fi; \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; \
+		elif command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; \
+		else echo "error: installing chromium needs root or sudo." >&2; exit 1; fi; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			-o Dpkg::Use-Pty=0 $(CHROMIUM_APT_PACKAGES) >/dev/null && \
+		"$(CHROMIUM)" --version; \
+	fi
+
 run: $(VENV)/.installed
 	$(VENV_PY) manage.py migrate --noinput
 	$(VENV_PY) manage.py runserver 127.0.0.1:8000
 
 # DATABASE_URL / REDIS_URL from the environment win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
-test: $(VENV)/.installed-dev
+test: chromium $(VENV)/.installed-dev
 	@DATABASE_URL="$${DATABASE_URL-$(TEST_DATABASE_URL)}" \
 	REDIS_URL="$${REDIS_URL-$(TEST_REDIS_URL)}" \
 	$(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \

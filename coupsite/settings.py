@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # After authentication: a signed-in player's profile language wins.
+    "accounts.middleware.ProfileLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "coupsite.urls"
@@ -111,7 +113,23 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_UNIQUE_EMAIL = True
+# Sign-up also asks for the name shown at the table and the language (accounts.Profile).
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+# Sign-up, login and password reset never tell whether an address has an account.
+ACCOUNT_PREVENT_ENUMERATION = True
+# allauth's rate limits count in the default cache: Redis when REDIS_URL is set, so
+# every web process shares the counters. The defaults, written out to be visible.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/300s/key",
+    "signup": "20/m/ip",
+    "request_login_code": "20/m/ip,3/m/key",
+    "reset_password": "20/m/ip,5/m/key",
+    "confirm_email": "1/180s/key",
+}
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Coup] "
 LOGIN_REDIRECT_URL = "/"
+LOGIN_URL = "account_login"
 
 # Internationalization
 LANGUAGE_CODE = "en"
@@ -126,10 +144,13 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
 # Email: SMTP when EMAIL_HOST is set, otherwise one file per message in var/mailbox/.
 MAILERS = {"default": mailer_config(BASE_DIR)}
+# The site's public address, for links in emails.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Coup by email <coup@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

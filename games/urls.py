@@ -4,4 +4,16 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("games/new/", views.game_create, name="game_create"),
+    path("games/<int:pk>/", views.game, name="game"),
+    path("games/<int:pk>/table", views.game_live, name="game_live"),
+    path("games/<int:pk>/decide", views.decide, name="game_decide"),
+    path("games/<int:pk>/chat", views.chat, name="game_chat"),
+    path("games/<int:pk>/resign", views.resign, name="game_resign"),
+    path("games/<int:pk>/invite", views.invite, name="game_invite"),
+    path("games/<int:pk>/start", views.start, name="game_start"),
+    path("games/<int:pk>/leave", views.leave, name="game_leave"),
+    path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
+    path("join/<str:token>/", views.join, name="join"),
+    path("invitations/<str:token>/", views.invitation, name="invitation"),
 ]

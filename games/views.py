@@ -1,5 +1,343 @@
-from django.shortcuts import render
+"""The game pages. Thin: read through ``selectors``, write through ``services``,
+present through ``pages``.
+
+Who sees what: a game is visible to its seated players only (404 for anyone else,
+so a game's existence is not revealed); a gathering game is also visible through
+its shareable join link and through an invitation's link. A refused action (a
+``ServiceError``: a stale click, an illegal move, a full game) becomes a message
+above the current state, never an error page.
+"""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import pages, services
+from games.forms import ChatForm, GameCreateForm, InviteForm
+from games.models import ChatMessage, Game, Invitation
+from games.selectors import seat_of, table_for
+from games.services import ServiceError
+
+POLL_SECONDS = 4  # how often an open game page asks whether anything changed
+STOP_POLLING = 286  # htmx: swap this answer, then stop polling
 
 
 def home(request):
-    return render(request, "home.html")
+    context = {}
+    if request.user.is_authenticated:
+        context = pages.dashboard(request.user)
+    return render(request, "home.html", context)
+
+
+@login_required
+def game_create(request):
+    if request.method == "POST":
+        form = GameCreateForm(request.POST)
+        if form.is_valid():
+            try:
+                game = services.game_create(host=request.user, **form.service_arguments())
+            except ServiceError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, _("Your game is ready: invite your friends."))
+                return redirect("game", pk=game.pk)
+    else:
+        form = GameCreateForm()
+    return render(request, "games/create.html", {"form": form})
+
+
+def _seated_game(request, pk):
+    """The game and the user's seat; 404 unless the user has a seat at it."""
+    game = get_object_or_404(Game, pk=pk)
+    seat = seat_of(game, request.user)
+    if seat is None:
+        raise Http404
+    return game, seat
+
+
+def _to_game(game):
+    return redirect("game", pk=game.pk)
+
+
+def _is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@login_required
+def game(request, pk):
+    game, seat = _seated_game(request, pk)
+    if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
+        return render(request, "games/waiting.html", _waiting_context(request, game, seat))
+    context = pages.table_context(table_for(game, request.user))
+    context.update(_chat_context(game), poll_seconds=POLL_SECONDS)
+    return render(request, "games/game.html", context)
+
+
+@login_required
+@require_GET
+def game_live(request, pk):
+    """The live part of the game page (table, hand, decisions, history), polled by
+    htmx: 204 when nothing changed since ``since`` (the version the page shows)."""
+    game, seat = _seated_game(request, pk)
+    if game.status == Game.Status.GATHERING:
+        return _seats(request, game, seat)
+    since = request.GET.get("since", "")
+    if since.isdigit() and int(since) == game.version:
+        finished = game.status != Game.Status.ACTIVE
+        return HttpResponse(status=STOP_POLLING if finished else 204)
+    return _live(request, game)
+
+
+def _live(request, game, status=200):
+    context = pages.table_context(table_for(game, request.user))
+    context["poll_seconds"] = POLL_SECONDS
+    return render(request, "games/game.html#live", context, status=status)
+
+
+@login_required
+@require_POST
+def decide(request, pk):
+    """A seated player answers their decision with one of the options shown."""
+    game, seat = _seated_game(request, pk)
+    try:
+        version = int(request.POST.get("version", ""))
+        command = json.loads(request.POST.get("command", ""))
+        if not isinstance(command, dict) or not isinstance(command.get("act"), str):
+            raise ValueError
+    except ValueError:
+        messages.error(request, _("That answer could not be read; here is the game as it stands now."))
+    else:
+        try:
+            services.decision_submit(game=game, user=request.user, command=command, version=version)
+        except ServiceError as error:
+            messages.error(request, error.message)
+    game.refresh_from_db()
+    if _is_htmx(request):
+        return _live(request, game)
+    return _to_game(game)
+
+
+@login_required
+@require_POST
+def resign(request, pk):
+    game, seat = _seated_game(request, pk)
+    try:
+        services.game_resign(game=game, user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("You resigned from the game."))
+    return _to_game(game)
+
+
+# ---- table talk ---------------------------------------------------------------------
+
+
+def _chat_context(game, form=None) -> dict:
+    chat = list(ChatMessage.objects.filter(game=game).select_related("user", "user__profile").order_by("-pk")[:100])
+    chat.reverse()
+    from games.selectors import display_name
+
+    return {
+        "chat": [{"id": m.pk, "name": display_name(m.user), "text": m.text, "at": m.created_at} for m in chat],
+        "chat_last": chat[-1].pk if chat else 0,
+        "chat_form": form or ChatForm(),
+        "game": game,
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+@login_required
+def chat(request, pk):
+    """GET: the table talk partial (204 when nothing is newer than ``after``).
+    POST: say something at the table."""
+    game, seat = _seated_game(request, pk)
+    form = None
+    if request.method == "POST":
+        form = ChatForm(request.POST)
+        if form.is_valid():
+            try:
+                services.chat_post(game=game, user=request.user, text=form.cleaned_data["text"])
+            except ServiceError as error:
+                form.add_error("text", error.message)
+            else:
+                form = None
+        if not _is_htmx(request):
+            if form is not None:
+                for error in form.errors.get("text", []):
+                    messages.error(request, error)
+            return redirect(reverse("game", args=[game.pk]) + "#chat")
+    else:
+        after = request.GET.get("after", "")
+        if after.isdigit() and not ChatMessage.objects.filter(game=game, pk__gt=int(after)).exists():
+            return HttpResponse(status=204)
+    return render(request, "games/_chat_messages.html", _chat_context(game, form))
+
+
+# ---- gathering players ---------------------------------------------------------------
+
+
+def _waiting_context(request, game, seat, invite_form=None) -> dict:
+    return {
+        **pages.game_summary(game),
+        "seat": seat,
+        "seats": pages.seats_context(game),
+        "is_host": game.host_id == request.user.pk,
+        "full": game.seats.count() == game.seat_count,
+        "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
+        "invite_form": invite_form or InviteForm(),
+        "invitations": list(game.invitations.order_by("created_at")),
+        "rules": pages.labels.rules_summary(game.variants),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def _seats(request, game, seat):
+    """The waiting room's seat list, polled; a started game reloads the page."""
+    if game.status != Game.Status.GATHERING:
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    seats = pages.seats_context(game)
+    count = request.GET.get("seats", "")
+    if count.isdigit() and int(count) == sum(1 for s in seats if s["name"]):
+        return HttpResponse(status=204)
+    return render(request, "games/waiting.html#seats", _waiting_context(request, game, seat))
+
+
+@login_required
+@require_POST
+def invite(request, pk):
+    game, seat = _seated_game(request, pk)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            services.invitation_send(game=game, by=request.user, email=form.cleaned_data["email"])
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]})
+            return _to_game(game)
+    else:
+        for error in form.errors.get("email", []):
+            messages.error(request, error)
+    return _to_game(game)
+
+
+@login_required
+@require_POST
+def start(request, pk):
+    game, seat = _seated_game(request, pk)
+    try:
+        services.game_start(game=game, by=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return _to_game(game)
+
+
+@login_required
+@require_POST
+def leave(request, pk):
+    game, seat = _seated_game(request, pk)
+    try:
+        services.seat_leave(game=game, user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return _to_game(game)
+    messages.info(request, _("You left the game."))
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def cancel(request, pk):
+    game, seat = _seated_game(request, pk)
+    try:
+        services.game_cancel(game=game, by=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return _to_game(game)
+    messages.info(request, _("The game is cancelled."))
+    return redirect("home")
+
+
+def join(request, token):
+    """The shareable link: see the game and take a free seat."""
+    game = Game.objects.filter(join_token=token).first()
+    if game is None:
+        raise Http404
+    seat = seat_of(game, request.user)
+    if seat is not None:
+        return _to_game(game)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('account_login')}?next={request.path}")
+        try:
+            services.seat_join(game=game, user=request.user, join_token=token)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("You have a seat at this game."))
+            return _to_game(game)
+    context = {**pages.game_summary(game), "seats": pages.seats_context(game), "action": request.path}
+    context["open"] = game.status == Game.Status.GATHERING and context["taken"] < game.seat_count
+    context["rules"] = pages.labels.rules_summary(game.variants)
+    return render(request, "games/join.html", context)
+
+
+def invitation(request, token):
+    """An emailed invitation: accept (take a seat) or decline."""
+    found = Invitation.objects.select_related("game", "invited_by").filter(token=token).first()
+    if found is None:
+        raise Http404
+    game = found.game
+    if seat_of(game, request.user) is not None:
+        return _to_game(game)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('account_login')}?next={request.path}")
+        accept = request.POST.get("answer") == "accept"
+        try:
+            services.invitation_respond(token=token, user=request.user, accept=accept)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            if accept:
+                messages.success(request, _("You have a seat at this game."))
+                return _to_game(game)
+            messages.info(request, _("You declined the invitation."))
+            return redirect("home")
+    context = {
+        **pages.game_summary(game),
+        "seats": pages.seats_context(game),
+        "invitation": found,
+        "by": pages.display_name(found.invited_by),
+        "action": request.path,
+        "rules": pages.labels.rules_summary(game.variants),
+    }
+    context["open"] = (
+        game.status == Game.Status.GATHERING
+        and found.status == Invitation.Status.PENDING
+        and context["taken"] < game.seat_count
+    )
+    return render(request, "games/invitation.html", context)
+
+
+# ---- errors --------------------------------------------------------------------------
+
+
+def not_found(request, exception=None):
+    return render(request, "404.html", status=404)
+
+
+def server_error(request):
+    # No context processors that touch the database: the error may be the database.
+    from django.template import loader
+
+    return HttpResponse(loader.get_template("500.html").render({}), status=500)

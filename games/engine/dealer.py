@@ -4,6 +4,7 @@ Every random outcome is decided here when a command is handled and then written
 into the events, so replaying a log never asks the dealer again.
 """
 
+import random
 import secrets
 
 
@@ -28,8 +29,6 @@ class SeededDealer(LiveDealer):
     """Reproducible random games for benchmarks and property tests."""
 
     def __init__(self, seed):
-        import random
-
         self._random = random.Random(seed)
 
 

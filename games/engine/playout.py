@@ -26,10 +26,12 @@ def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: 
     for event in events:
         game.apply(state, event)
     decisions = 0
-    while not game.is_over(state):
+    # The game's methods, looked up once rather than at every decision.
+    is_over, awaiting, options, play = game.is_over, game.awaiting, game.options, game.play
+    while not is_over(state):
         if decisions >= max_decisions:
             raise RuntimeError(f"a random {kind} game did not end after {max_decisions} decisions")
-        name = rng.choice(game.awaiting(state))[0]
-        events += game.play(state, name, choose(rng, game.options(state, name)), dealer)
+        name = rng.choice(awaiting(state))[0]
+        events += play(state, name, choose(rng, options(state, name)), dealer)
         decisions += 1
     return state, events, decisions

@@ -3,7 +3,7 @@
 from ..dealer import LiveDealer
 from .flow import DECISION_PROMPTS, Flow, default_answer
 from .options import options
-from .setup import setup_events
+from .setup import check_config, setup_events
 from .state import CoupState, apply, from_json, to_json
 from .view import view
 
@@ -17,6 +17,8 @@ class CoupGame:
     @staticmethod
     def setup(dealer=None, **config):
         return setup_events(dealer=dealer or LiveDealer(), **config)
+
+    check_config = staticmethod(check_config)  # players and variants fit together?
 
     @staticmethod
     def new_state() -> CoupState:

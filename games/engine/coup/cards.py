@@ -4,6 +4,8 @@ Variants are data: a variant swaps a character for another (Inquisitor for
 Ambassador, Patron for Duke, Lawyer for Contessa) and the tables below follow.
 """
 
+from functools import cache
+
 from ..errors import gettext_noop as _
 
 DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA = "duke", "assassin", "captain", "ambassador", "contessa"
@@ -61,14 +63,27 @@ def copies_per_character(player_count: int) -> int:
 
 def deck_for(variants, player_count: int) -> list:
     """The full deck (sorted) for these variants and this many players."""
-    copies = copies_per_character(player_count)
-    return sorted(card for card in characters_in_play(variants) for _ in range(copies))
+    return list(_deck(frozenset(variants), copies_per_character(player_count)))
+
+
+@cache  # every game deals one, and there are few combinations
+def _deck(variants: frozenset, copies: int) -> tuple:
+    return tuple(sorted(card for card in characters_in_play(variants) for _ in range(copies)))
+
+
+PLAIN_ACTIONS = ("income", "foreign_aid", "tax", "exchange", "embezzle")  # untargeted, in the order offered
+AIMED_ACTIONS = ("coup", "assassinate", "steal", "examine")  # targeted, in the order offered
 
 
 class Table:
-    """The rules tables for one combination of variants, computed once per game."""
+    """The rules tables for one combination of variants, and the options that
+    never change in a game of them (constant dicts that ``options`` shares: every
+    caller must treat them as read-only)."""
 
-    __slots__ = ("characters", "claims", "blockers", "turn_actions", "declared", "embezzle_forbidden")
+    __slots__ = (
+        "characters", "claims", "blockers", "turn_actions", "declared", "embezzle_forbidden",
+        "plain_options", "aimed_costs", "block_options",
+    )
 
     def __init__(self, variants):
         self.characters = characters_in_play(variants)
@@ -97,3 +112,15 @@ class Table:
         )
         # Embezzlement claims not to hold the Duke, or the Patron that replaces it.
         self.embezzle_forbidden = duke_like
+        self.plain_options = tuple({"act": act} for act in PLAIN_ACTIONS if act in self.turn_actions)
+        self.aimed_costs = tuple((act, COSTS.get(act, 0)) for act in AIMED_ACTIONS if act in self.turn_actions)
+        self.block_options = {
+            act: tuple({"act": "block", "as": card} for card in cards) for act, cards in self.blockers.items()
+        }
+
+
+@cache
+def table_for(variants: frozenset) -> Table:
+    """The shared ``Table`` of these variants: it never changes once built, and a
+    game's state is rebuilt far more often than a new combination comes up."""
+    return Table(variants)

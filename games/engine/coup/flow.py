@@ -37,6 +37,7 @@ ANSWERS = {
 }
 
 TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
+AIMED = TARGETED | {"patronage"}  # the actions that need another player
 
 DECISION_PROMPTS = {
     "turn": _("choose your action"),
@@ -68,8 +69,9 @@ class Flow:
 
     def emit(self, type, data, secret=None, seen_by=()):
         # The same fold as ``state.apply``, inlined: this is the engine's hottest path.
-        APPLY[type](self.state, data, secret)
-        self.state.seq += 1
+        state = self.state
+        APPLY[type](state, data, secret)
+        state.seq += 1
         self.events.append(Event(type, data, secret, seen_by))
 
     # ---- entry points -------------------------------------------------------------
@@ -78,24 +80,25 @@ class Flow:
         """``name`` answers their awaited decision with ``command`` (an option as
         ``options`` lists it; its ``version``, if given, must be the decision's)."""
         state = self.state
-        act = command.get("act")
-        player = state.by_name.get(name)
-        if player is None:
-            raise IllegalMove(_("There is no player called {player} in this game."), player=name)
-        if state.winner is not None:
-            raise IllegalMove(_("The game is over."))
         decision = state.awaiting.get(name)
         if decision is None:
+            # Only awaited players of a game in progress get past this, so the
+            # commonest command needs a single lookup.
+            if name not in state.by_name:
+                raise IllegalMove(_("There is no player called {player} in this game."), player=name)
+            if state.winner is not None:
+                raise IllegalMove(_("The game is over."))
             raise IllegalMove(_("The game is not waiting for you right now."))
-        if act not in ANSWERS[decision.kind]:
+        kind = decision.kind
+        if command.get("act") not in ANSWERS[kind]:
             raise IllegalMove(
                 _("You can't do that now: the game is waiting for you to {prompt}."),
-                prompt=DECISION_PROMPTS[decision.kind],
+                prompt=DECISION_PROMPTS[kind],
             )
         version = command.get("version")
         if version is not None and version != decision.id:
             raise IllegalMove(_("That decision has already passed."))
-        HANDLERS[decision.kind](self, player, command)
+        HANDLERS[kind](self, state.by_name[name], command)
         return self.events
 
     def timeout(self) -> list[Event]:
@@ -203,6 +206,8 @@ def blockers_of(state: CoupState, action) -> list:
     """The players who may block ``action`` (by claiming the right character)."""
     if action.kind == "foreign_aid":
         actor = state.by_name[action.actor]
+        if actor.faction is None:  # no faction rule to check: spare a call per player
+            return state.after(actor)
         return [p for p in state.after(actor) if not faction_forbids(state, p, actor)]
     if action.kind in state.table.blockers and action.target is not None:
         target = state.by_name[action.target]
@@ -282,7 +287,9 @@ def _declare(flow: Flow, player, command):
         )
         raise IllegalMove(template, coins=player.coins)
     data = {"player": player.name, "action": act}
-    target = _checked_target(flow, player, command, required=act in TARGETED or act == "patronage")
+    target = None
+    if "target" in command or act in AIMED:  # most turns name nobody: spare the call
+        target = _checked_target(flow, player, command, required=act in AIMED)
     if act == "convert":
         cost = CONVERT_COST[target is None or target is player]
         if player.coins < cost:
@@ -332,7 +339,6 @@ def _checked_target(flow: Flow, player, command, required: bool):
 
 
 def _respond(flow: Flow, player, command):
-    state = flow.state
     act = command["act"]
     if act == "allow":
         flow.emit("coup.allowed", {"player": player.name})
@@ -608,12 +614,13 @@ def _step_end_action(flow: Flow):
     state = flow.state
     estates = []
     if state.eliminated:
-        estates = sorted((p for p in state.players if not p.alive and p.coins), key=lambda p: p.out_order)
+        estates = [p for p in state.players if not p.alive and p.coins]
+        if len(estates) > 1:
+            estates.sort(key=lambda p: p.out_order)
     if state.living == 1:
-        alive = state.alive()
         for dead in estates:
             flow.move_coins(dead.coins, dead.name, "treasury")
-        flow.emit("coup.game.won", {"player": alive[0].name})
+        flow.emit("coup.game.won", {"player": next(p.name for p in state.players if p.alive)})
         return None
     if estates and "lawyer" in state.variants:
         deceased = estates[0]

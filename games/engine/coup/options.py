@@ -1,21 +1,32 @@
 """The legal answers to each awaited decision, as commands.
 
-Pages and emails offer exactly these; ``flow.py`` accepts exactly these.
+Pages and emails offer exactly these; ``flow.py`` accepts exactly these. The
+option dicts are shared constants: callers must not mutate them.
 """
 
 from itertools import combinations
 
-from .cards import CONVERT_COST, COSTS, FORCED_COUP_COINS
+from .cards import CHARACTERS, CONVERT_COST, FORCED_COUP_COINS
 from .flow import blockers_of, can_prove, faction_forbids
 from .state import CoupState
 
 
 def options(state: CoupState, name: str) -> list[dict]:
+    """The legal answers of ``name``. The dicts are shared constants (``Table``):
+    read them, copy them, play them, but never change them."""
     decision = state.awaiting.get(name)
     if decision is None:
         return []
-    player = state.by_name[name]
-    return OPTIONS[decision.kind](state, player)
+    return OPTIONS[decision.kind](state, state.by_name[name])
+
+
+ALLOW, CHALLENGE = {"act": "allow"}, {"act": "challenge"}
+PROVE, CONCEDE = {"act": "prove"}, {"act": "concede"}
+EXAMINE_OPTIONS = ({"act": "give_back"}, {"act": "force_exchange"})
+INHERITANCE_OPTIONS = ({"act": "claim_inheritance"}, {"act": "decline"})
+LOSE_OPTIONS = {card: {"act": "lose", "card": card} for card in CHARACTERS}
+SHOW_OPTIONS = {card: {"act": "show", "card": card} for card in CHARACTERS}
+DRAFT_OPTIONS = {card: {"act": "draft_keep", "card": card} for card in CHARACTERS}
 
 
 def _turn(state, player):
@@ -24,9 +35,7 @@ def _turn(state, player):
     others = state.after(player)
     found = []
     if coins < FORCED_COUP_COINS:
-        for act in ("income", "foreign_aid", "tax", "exchange", "embezzle"):
-            if act in table.turn_actions:
-                found.append({"act": act})
+        found += table.plain_options
         if "convert" in table.turn_actions:
             if coins >= CONVERT_COST[True]:
                 found.append({"act": "convert"})
@@ -34,12 +43,15 @@ def _turn(state, player):
                 found.extend({"act": "convert", "target": q.name} for q in others)
         if "patronage" in table.turn_actions:
             found.extend({"act": "patronage", "target": q.name} for q in others)
-    for act in ("coup", "assassinate", "steal", "examine"):
-        if act not in table.turn_actions or coins < COSTS.get(act, 0):
+    targets = None
+    for act, cost in table.aimed_costs:
+        if coins < cost or (act != "coup" and coins >= FORCED_COUP_COINS):
             continue
-        if act != "coup" and coins >= FORCED_COUP_COINS:
-            continue
-        targets = [q.name for q in others if not faction_forbids(state, player, q)]
+        if targets is None:
+            if player.faction is None:  # no faction rule to check: spare a call per player
+                targets = [q.name for q in others]
+            else:
+                targets = [q.name for q in others if not faction_forbids(state, player, q)]
         if act in table.declared:
             found.extend({"act": act, "target": t, "name": c} for t in targets for c in table.characters)
         else:
@@ -50,12 +62,12 @@ def _turn(state, player):
 def _blocks(state, player):
     action = state.action
     if state.estate is not None or action.blocker is not None or player not in blockers_of(state, action):
-        return []
-    return [{"act": "block", "as": card} for card in state.table.blockers[action.kind]]
+        return ()
+    return state.table.block_options[action.kind]
 
 
 def _respond(state, player):
-    found = [{"act": "allow"}]
+    found = [ALLOW]
     if state.estate is not None:
         found.extend(
             {"act": "challenge", "target": c}
@@ -65,23 +77,23 @@ def _respond(state, player):
         return found
     action = state.action
     if action.blocker is not None or action.kind in state.table.claims or action.kind == "embezzle":
-        found.append({"act": "challenge"})
-    found.extend(_blocks(state, player))
+        found.append(CHALLENGE)
+    found += _blocks(state, player)
     return found
 
 
 def _block_only(state, player):
-    return [{"act": "allow"}, *_blocks(state, player)]
+    return [ALLOW, *_blocks(state, player)]
 
 
 def _challenged(state, player):
     if can_prove(state, player):
-        return [{"act": "prove"}, {"act": "concede"}]
-    return [{"act": "concede"}]
+        return [PROVE, CONCEDE]
+    return [CONCEDE]
 
 
 def _lose(state, player):
-    return [{"act": "lose", "card": card} for card in sorted(set(player.hand))]
+    return [LOSE_OPTIONS[card] for card in sorted(set(player.hand))]
 
 
 def _keep(state, player):
@@ -91,19 +103,19 @@ def _keep(state, player):
 
 
 def _show(state, player):
-    return [{"act": "show", "card": card} for card in sorted(set(player.hand))]
+    return [SHOW_OPTIONS[card] for card in sorted(set(player.hand))]
 
 
 def _examine(state, player):
-    return [{"act": "give_back"}, {"act": "force_exchange"}]
+    return list(EXAMINE_OPTIONS)
 
 
 def _inheritance(state, player):
-    return [{"act": "claim_inheritance"}, {"act": "decline"}]
+    return list(INHERITANCE_OPTIONS)
 
 
 def _draft(state, player):
-    return [{"act": "draft_keep", "card": card} for card in sorted(set(player.hand))]
+    return [DRAFT_OPTIONS[card] for card in sorted(set(player.hand))]
 
 
 OPTIONS = {

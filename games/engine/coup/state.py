@@ -6,7 +6,7 @@ the same events always rebuilds the same state.
 """
 
 from ..events import Event
-from .cards import OPPOSITE_FACTION, Table
+from .cards import OPPOSITE_FACTION, Table, table_for
 
 
 class Player:
@@ -145,7 +145,7 @@ def from_json(data: dict) -> CoupState:
         state.players.append(player)
         state.by_name[player.name] = player
     state.variants = frozenset(data["variants"])
-    state.table = Table(state.variants)
+    state.table = table_for(state.variants)
     state.court, state.aside = list(data["court"]), list(data["aside"])
     state.reserve, state.first, state.step = data["reserve"], data["first"], data["step"]
     state.turn = state.by_name[data["turn"]] if data["turn"] else None
@@ -168,7 +168,7 @@ def from_json(data: dict) -> CoupState:
 
 def _started(state, data, secret):
     state.variants = frozenset(data["variants"])
-    state.table = Table(state.variants)
+    state.table = table_for(state.variants)
     factions = data.get("factions") or {}
     for seat, name in enumerate(data["players"]):
         player = Player(name, seat, data["coins"][name], factions.get(name))

@@ -1,0 +1,44 @@
+"""The profile page, and a language switch that remembers the choice in the profile."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+from accounts.forms import ProfileForm
+from accounts.models import profile_of
+
+
+@login_required
+def profile(request):
+    instance = profile_of(request.user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST, instance=instance)
+        if form.is_valid():
+            form.save()
+            translation.activate(instance.language)
+            messages.success(request, _("Your profile is saved."))
+            response = redirect("profile")
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, instance.language)
+            return response
+    else:
+        form = ProfileForm(instance=instance)
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+@require_POST
+def set_language(request):
+    """Django's set_language, and for a signed-in player the profile's language too
+    (the profile wins over the cookie on every page, see ProfileLanguageMiddleware)."""
+    response = django_set_language(request)
+    language = request.POST.get("language")
+    codes = {code for code, _name in settings.LANGUAGES}
+    if request.user.is_authenticated and language in codes:
+        instance = profile_of(request.user)
+        instance.language = language
+        instance.save(update_fields=["language"])
+    return response

@@ -1,0 +1,98 @@
+"""Forms of the game pages: create a game, invite by email, table talk."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games import labels
+from games.engine.coup.cards import MAX_PLAYERS, MIN_PLAYERS
+
+# Time controls: (turn seconds, response seconds). The turn is the player's own
+# action; a response is everything else (challenge, block, lose a card...).
+TIME_CONTROLS = {
+    "day": (24 * 3600, 8 * 3600),
+    "slow": (3 * 24 * 3600, 24 * 3600),
+    "live": (2 * 60, 30),
+}
+TIME_CONTROL_CHOICES = [
+    ("day", _("24 h per turn / 8 h per response")),
+    ("slow", _("3 days per turn / 1 day per response")),
+    ("live", _("Live: 2 min per turn / 30 s per response")),
+]
+
+
+class GameCreateForm(forms.Form):
+    seat_count = forms.IntegerField(
+        label=_("Players"),
+        min_value=MIN_PLAYERS,
+        max_value=MAX_PLAYERS,
+        initial=4,
+        help_text=_("2 to 10, you included. From 7 players on, the deck has more copies of each character."),
+    )
+    variants = forms.MultipleChoiceField(
+        label=_("Variants"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Leave all unchecked for the classic game."),
+    )
+    time_control = forms.ChoiceField(
+        label=_("Time to answer"), choices=TIME_CONTROL_CHOICES, initial="day", widget=forms.RadioSelect
+    )
+    reminders = forms.BooleanField(
+        label=_("Remind players by email before their time runs out"), required=False, initial=True
+    )
+    first = forms.ChoiceField(
+        label=_("Who starts"),
+        choices=[("random", _("Chosen at random")), ("host", _("Me"))],
+        initial="random",
+        widget=forms.RadioSelect,
+    )
+    first_faction = forms.ChoiceField(
+        label=_("Faction of the first player (Reformation only)"),
+        choices=[("loyalist", _("Loyalist")), ("reformist", _("Reformist"))],
+        initial="loyalist",
+        required=False,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Built per form so the explanations follow the active language.
+        self.fields["variants"].choices = labels.variant_choices()
+
+    def clean(self):
+        data = super().clean()
+        variants = set(data.get("variants") or ())
+        seats = data.get("seat_count")
+        if "two_player_draft" in variants and seats is not None and seats != 2:
+            self.add_error("seat_count", _("The two-player draft needs exactly 2 players."))
+        if "declared_assassination" in variants and "declared_coup" not in variants:
+            self.add_error("variants", _("Declared Assassination is played together with Declared Coup."))
+        return data
+
+    def service_arguments(self) -> dict:
+        """Keyword arguments for ``services.game_create`` (the host added by the view)."""
+        data = self.cleaned_data
+        turn, response = TIME_CONTROLS[data["time_control"]]
+        return {
+            "variants": sorted(data.get("variants") or []),
+            "seat_count": data["seat_count"],
+            "turn_seconds": turn,
+            "response_seconds": response,
+            "reminders": bool(data.get("reminders")),
+            "first": data["first"],
+            "first_faction": data.get("first_faction") or "loyalist",
+        }
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Friend's email address"),
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "placeholder": "friend@example.com"}),
+    )
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(
+        label=_("Message"),
+        max_length=1000,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Say something to the table…")}),
+    )

@@ -1,0 +1,128 @@
+"""Games, seats and the append-only event log a game is made of."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        GATHERING = "gathering", _("Gathering players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class First(models.TextChoices):
+        RANDOM = "random", _("Chosen at random")
+        HOST = "host", _("The host")
+
+    kind = models.CharField(max_length=20, default="coup")
+    options = models.JSONField(default=dict, help_text="variants, first, first_faction")
+    seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.GATHERING, db_index=True)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games")
+    turn_seconds = models.PositiveIntegerField()
+    response_seconds = models.PositiveIntegerField()
+    reminders = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=0, help_text="events appended so far")
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The engine state at ``version``: a cache of the log, always equal to a replay.
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    join_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="won_games"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.kind} #{self.pk}"
+
+    @property
+    def variants(self) -> list[str]:
+        return list(self.options.get("variants", []))
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self):
+        return f"{self.game} seat {self.position}"
+
+    @property
+    def player(self) -> str:
+        """This seat's player name inside the engine."""
+        return player_name(self.position)
+
+
+def player_name(position: int) -> str:
+    return f"p{position + 1}"
+
+
+class Event(models.Model):
+    """One engine event. Rows are never updated or deleted: a database trigger
+    (migration 0002) rejects both."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+
+    def __str__(self):
+        return f"{self.game} #{self.seq} {self.type}"
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="invitations"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    responded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=1000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]

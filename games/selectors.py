@@ -1,0 +1,52 @@
+"""Reading games for pages, emails and tests (no writes here)."""
+
+from .engine import GAMES, Event as EngineEvent, replay
+from .engine.coup.view import PUBLIC
+from .models import Event, Game, Seat
+
+
+def game_state(game: Game):
+    """The engine state of ``game``: its cached snapshot, or a replay of its log."""
+    engine = GAMES[game.kind]
+    if game.snapshot is not None:
+        return engine.load(game.snapshot)
+    return replay(game.kind, Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
+
+
+def seat_of(game: Game, user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+def display_name(user) -> str:
+    profile = getattr(user, "profile", None)
+    name = getattr(profile, "display_name", "") if profile is not None else ""
+    return name or user.get_username().split("@")[0]
+
+
+def player_names(game: Game) -> dict:
+    """Engine player name → display name, for every seat of ``game``."""
+    return {seat.player: display_name(seat.user) for seat in game.seats.select_related("user")}
+
+
+def table_for(game: Game, user) -> dict:
+    """Everything ``user`` may see of ``game``: the engine view for their seat (the
+    public view when they have none), their legal answers with the decision
+    version, and the event log as they may see it."""
+    seat = seat_of(game, user)
+    viewer = seat.player if seat else PUBLIC
+    table = {"game": game, "seat": seat, "seats": list(game.seats.select_related("user")), "names": player_names(game)}
+    if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
+        return {**table, "view": None, "options": [], "events": []}
+    engine = GAMES[game.kind]
+    state = game_state(game)
+    versions = {name: version for name, _kind, version in engine.awaiting(state)}
+    options = []
+    if seat is not None and seat.player in versions:
+        options = [{**option, "version": versions[seat.player]} for option in engine.options(state, seat.player)]
+    events = [
+        {"seq": seq, "type": payload["type"], "data": EngineEvent.from_json(payload).visible_to(viewer)}
+        for seq, payload in Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload")
+    ]
+    return {**table, "view": engine.view(state, viewer), "options": options, "events": events}

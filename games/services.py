@@ -1,0 +1,268 @@
+"""Every write to a game goes through here: views, emails and deadlines stay thin.
+
+A decision is applied under a lock on the game row (``select_for_update``),
+checked against the decision version the player saw, asked of the engine, and its
+events appended in the same transaction. Side effects (emails) run only after the
+commit (``transaction.on_commit``).
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import emails
+from .engine import GAMES, IllegalMove
+from .models import ChatMessage, Event, Game, Invitation, Seat, player_name
+from .selectors import game_state, player_names, seat_of
+from .translation import translate_illegal_move
+
+CHAT_MAX_LENGTH = 1000
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``message`` is translated and safe to show."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class DecisionPassed(ServiceError):
+    """The decision the player answered is no longer awaited (stale or lost a race)."""
+
+
+# ---- gathering players ------------------------------------------------------------
+
+
+def game_create(
+    *,
+    host,
+    variants: list,
+    seat_count: int,
+    turn_seconds: int,
+    response_seconds: int,
+    reminders: bool = True,
+    first: str = Game.First.RANDOM,
+    first_faction: str = "loyalist",
+    kind: str = "coup",
+) -> Game:
+    engine = GAMES.get(kind)
+    if engine is None:
+        raise ServiceError(_("Unknown game."))
+    _check(lambda: engine.check_config([player_name(i) for i in range(seat_count)], variants))
+    if first not in Game.First.values:
+        raise ServiceError(_("Choose who starts."))
+    if turn_seconds <= 0 or response_seconds <= 0:
+        raise ServiceError(_("Choose a time control."))
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind,
+            host=host,
+            seat_count=seat_count,
+            options={"variants": sorted(variants), "first": first, "first_faction": first_faction},
+            turn_seconds=turn_seconds,
+            response_seconds=response_seconds,
+            reminders=reminders,
+        )
+        Seat.objects.create(game=game, user=host, position=0)
+    return game
+
+
+def invitation_send(*, game: Game, by, email: str) -> Invitation:
+    if not game.seats.filter(user=by).exists():
+        raise ServiceError(_("Only players of this game can invite others."))
+    if game.status != Game.Status.GATHERING:
+        raise ServiceError(_("This game is no longer gathering players."))
+    invitation = Invitation.objects.create(game=game, email=email.strip(), invited_by=by)
+    transaction.on_commit(lambda: emails.send_invitation(invitation.pk))
+    return invitation
+
+
+def invitation_respond(*, token: str, user, accept: bool) -> Seat | None:
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(token=token).first()
+        if invitation is None:
+            raise ServiceError(_("This invitation link is not valid."))
+        if invitation.status != Invitation.Status.PENDING:
+            raise ServiceError(_("This invitation has already been answered."))
+        invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
+        invitation.user = user
+        invitation.responded_at = timezone.now()
+        invitation.save(update_fields=["status", "user", "responded_at"])
+        return _take_seat(invitation.game, user) if accept else None
+
+
+def seat_join(*, game: Game, user, join_token: str) -> Seat:
+    if not secrets.compare_digest(join_token, game.join_token):
+        raise ServiceError(_("This invitation link is not valid."))
+    with transaction.atomic():
+        return _take_seat(game, user)
+
+
+def _take_seat(game: Game, user) -> Seat:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.GATHERING:
+        raise ServiceError(_("This game is no longer gathering players."))
+    taken = set(game.seats.values_list("position", flat=True))
+    if game.seats.filter(user=user).exists():
+        raise ServiceError(_("You already have a seat at this game."))
+    free = [position for position in range(game.seat_count) if position not in taken]
+    if not free:
+        raise ServiceError(_("This game is full."))
+    return Seat.objects.create(game=game, user=user, position=free[0])
+
+
+def seat_leave(*, game: Game, user) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("The game has started; resign instead."))
+        if game.host_id == user.pk:
+            raise ServiceError(_("The host cannot leave; cancel the game instead."))
+        deleted, _rows = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise ServiceError(_("You have no seat at this game."))
+
+
+def game_cancel(*, game: Game, by) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can cancel the game."))
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("Only a game that has not started can be cancelled."))
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status"])
+
+
+def game_start(*, game: Game, by) -> Game:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can start the game."))
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("This game has already started."))
+        seats = list(game.seats.all())
+        if len(seats) != game.seat_count:
+            raise ServiceError(_("Wait until every seat is taken."))
+        players = [seat.player for seat in seats]
+        first = players[0] if game.options.get("first") == Game.First.HOST else secrets.choice(players)
+        engine = GAMES[game.kind]
+        events = _check(
+            lambda: engine.setup(
+                players=players,
+                variants=game.variants,
+                first=first,
+                first_faction=game.options.get("first_faction", "loyalist"),
+            )
+        )
+        state = engine.new_state()
+        for event in events:
+            engine.apply(state, event)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        _append(game, state, events)
+    return game
+
+
+# ---- playing ------------------------------------------------------------------------
+
+
+def decision_submit(*, game: Game, user, command: dict, version: int) -> None:
+    """``user`` answers their awaited decision, as they saw it at ``version``."""
+    with transaction.atomic():
+        game, seat, state = _locked_for_play(game, user)
+        engine = GAMES[game.kind]
+        awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
+        if awaited.get(seat.player) != version:
+            raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
+        command = {key: value for key, value in command.items() if key != "player"}
+        events = _check(lambda: engine.play(state, seat.player, {**command, "version": version}), game)
+        _append(game, state, events)
+
+
+def deadline_expire(*, game: Game, version: int) -> bool:
+    """The deadline of the decisions awaited at ``version`` has passed: apply their
+    defaults. Does nothing (and says so) when the game has moved on since."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE or game.version != version:
+            return False
+        engine = GAMES[game.kind]
+        state = game_state(game)
+        _append(game, state, engine.timeout(state))
+    return True
+
+
+def game_resign(*, game: Game, user) -> None:
+    with transaction.atomic():
+        game, seat, state = _locked_for_play(game, user)
+        engine = GAMES[game.kind]
+        _append(game, state, _check(lambda: engine.resign(state, seat.player), game))
+
+
+def chat_post(*, game: Game, user, text: str) -> ChatMessage:
+    text = text.strip()
+    if not text:
+        raise ServiceError(_("Write something first."))
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ServiceError(_("Keep table talk under %(count)d characters.") % {"count": CHAT_MAX_LENGTH})
+    if seat_of(game, user) is None:
+        raise ServiceError(_("Only players of this game can talk at its table."))
+    return ChatMessage.objects.create(game=game, user=user, text=text)
+
+
+# ---- internals ------------------------------------------------------------------------
+
+
+def _locked_for_play(game: Game, user):
+    """The game row locked for this transaction, the user's seat and the state."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError(_("This game is not in play."))
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError(_("You have no seat at this game."))
+    return game, seat, game_state(game)
+
+
+def _check(call, game: Game | None = None):
+    """Run an engine call, turning a rules refusal into a translated ServiceError."""
+    try:
+        return call()
+    except IllegalMove as error:
+        names = player_names(game) if game is not None else {}
+        raise ServiceError(translate_illegal_move(error, names)) from None
+
+
+def _append(game: Game, state, events) -> None:
+    """Append ``events`` (already applied to ``state``) to the locked ``game``."""
+    engine = GAMES[game.kind]
+    Event.objects.bulk_create(
+        Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
+        for index, event in enumerate(events)
+    )
+    game.version += len(events)
+    game.snapshot = engine.dump(state)
+    if engine.is_over(state):
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.deadline_at = None
+        winner = game.seats.filter(position=_position_of(state.winner)).first() if state.winner else None
+        game.winner = winner.user if winner else None
+    else:
+        game.deadline_at = timezone.now() + timedelta(seconds=_seconds_to_answer(game, state))
+    game.save()
+
+
+def _position_of(player: str) -> int:
+    return int(player[1:]) - 1
+
+
+def _seconds_to_answer(game: Game, state) -> int:
+    """A player's own turn gets the turn time; every other decision the response time."""
+    kinds = {kind for _player, kind, _version in GAMES[game.kind].awaiting(state)}
+    return game.turn_seconds if "turn" in kinds else game.response_seconds

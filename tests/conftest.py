@@ -1,0 +1,31 @@
+"""Fixtures shared by every test package."""
+
+import pytest
+
+from tests.mailcatcher import Mailbox, SMTPServer
+
+
+@pytest.fixture(scope="session")
+def smtp_server():
+    """One real SMTP server (aiosmtpd) on a free 127.0.0.1 port for the whole run."""
+    server = SMTPServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def smtp(smtp_server, settings) -> Mailbox:
+    """Send this test's email over real SMTP and collect it.
+
+    Every ``MAILERS`` alias points at the session's aiosmtpd server for the test (the
+    live server thread sees it too); the mailbox starts empty. Use ``smtp.messages``,
+    ``smtp.to(address)`` or ``smtp.wait_for(to=..., subject_contains=...)``; each
+    message has ``.subject``, ``.to``, ``.text``, ``.html``, ``.links`` and ``.message``.
+    """
+    mailbox = smtp_server.mailbox
+    mailbox.clear()
+    aliases = set(getattr(settings, "MAILERS", {})) | {"default"}
+    settings.MAILERS = {alias: mailbox.mailer_config() for alias in aliases}
+    yield mailbox
+    mailbox.clear()

@@ -1,0 +1,76 @@
+"""Two players racing from separate PostgreSQL connections: exactly one wins."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.models import Game
+
+from .conftest import awaited, make_user, started_game
+
+
+def race(*calls):
+    """Run ``calls`` at the same moment, each on its own thread and connection;
+    returns what each returned or raised."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as error:  # the outcome under test
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@pytest.fixture
+def players(transactional_db):
+    return make_user("ana"), make_user("ben"), make_user("cai")
+
+
+def test_two_challenges_racing_give_one_challenge(players):
+    ana, ben, cai = players
+    for round_number in range(5):
+        game = started_game(ana, ben, cai)
+        services.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
+        waiting = awaited(game)
+        results = race(
+            lambda: services.decision_submit(game=game, user=ben, command={"act": "challenge"}, version=waiting["p2"][1]),
+            lambda: services.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
+        )
+        winners = [r for r in results if r is None]
+        losers = [r for r in results if isinstance(r, services.DecisionPassed)]
+        assert len(winners) == 1 and len(losers) == 1, results
+        game.refresh_from_db()
+        assert list(game.events.values_list("seq", flat=True)) == list(range(game.version))
+        assert sum(e.type == "coup.challenged" for e in game.events.all()) == 1
+        assert awaited(game) == {"p1": ("challenged", awaited(game)["p1"][1])}
+
+
+def test_a_challenge_racing_a_block_gives_one_outcome(players):
+    ana, ben, cai = players
+    for round_number in range(5):
+        game = started_game(ana, ben, cai)
+        services.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
+        waiting = awaited(game)
+        results = race(
+            lambda: services.decision_submit(game=game, user=ben, command={"act": "block", "as": "captain"}, version=waiting["p2"][1]),
+            lambda: services.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
+        )
+        assert sorted(type(r).__name__ for r in results) == ["DecisionPassed", "NoneType"], results
+        game.refresh_from_db()
+        types = list(game.events.values_list("type", flat=True))
+        assert ("coup.blocked" in types) != ("coup.challenged" in types)
+        assert list(game.events.values_list("seq", flat=True)) == list(range(game.version))
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE

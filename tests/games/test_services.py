@@ -1,0 +1,184 @@
+"""The services that create, gather, start and play games, on PostgreSQL."""
+
+import random
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from games import services
+from games.engine import COUP, replay
+from games.models import Event, Game, Invitation
+from games.selectors import game_state, table_for
+
+from .conftest import awaited, make_user, play_randomly, started_game
+
+
+def test_the_host_takes_the_first_seat_and_others_join_by_link(ana, ben):
+    game = services.game_create(host=ana, variants=["inquisitor"], seat_count=2, turn_seconds=60, response_seconds=30)
+    services.seat_join(game=game, user=ben, join_token=game.join_token)
+    assert [(s.position, s.user) for s in game.seats.all()] == [(0, ana), (1, ben)]
+    assert game.status == Game.Status.GATHERING
+
+
+def test_a_forged_join_link_is_refused(ana, ben):
+    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    with pytest.raises(services.ServiceError, match="not valid"):
+        services.seat_join(game=game, user=ben, join_token="forged")
+    assert game.seats.count() == 1
+
+
+def test_seats_must_fit_the_variants(ana):
+    with pytest.raises(services.ServiceError, match="exactly 2 players"):
+        services.game_create(host=ana, variants=["two_player_draft"], seat_count=3, turn_seconds=60, response_seconds=30)
+    with pytest.raises(services.ServiceError, match="2 to 10"):
+        services.game_create(host=ana, variants=[], seat_count=11, turn_seconds=60, response_seconds=30)
+
+
+def test_a_full_game_refuses_another_player(ana, ben, cai):
+    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    services.seat_join(game=game, user=ben, join_token=game.join_token)
+    with pytest.raises(services.ServiceError, match="full"):
+        services.seat_join(game=game, user=cai, join_token=game.join_token)
+
+
+def test_an_invitation_is_emailed_and_accepting_it_takes_a_seat(ana, ben, mailoutbox, django_capture_on_commit_callbacks):
+    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = services.invitation_send(game=game, by=ana, email="ben@example.com")
+    [mail] = mailoutbox
+    assert mail.to == ["ben@example.com"] and invitation.token in mail.body
+    seat = services.invitation_respond(token=invitation.token, user=ben, accept=True)
+    assert seat.position == 1
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.ACCEPTED
+    with pytest.raises(services.ServiceError, match="already been answered"):
+        services.invitation_respond(token=invitation.token, user=ben, accept=False)
+
+
+def test_only_the_host_starts_a_full_game(ana, ben):
+    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    with pytest.raises(services.ServiceError, match="every seat"):
+        services.game_start(game=game, by=ana)
+    services.seat_join(game=game, user=ben, join_token=game.join_token)
+    with pytest.raises(services.ServiceError, match="Only the host"):
+        services.game_start(game=game, by=ben)
+    services.game_start(game=game, by=ana)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.version == game.events.count() > 0
+    assert game.deadline_at is not None
+
+
+def test_a_decision_appends_its_events_and_moves_the_deadline(game, ana):
+    before = game.version
+    [(kind, version)] = awaited(game).values()
+    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+    game.refresh_from_db()
+    seqs = list(game.events.values_list("seq", flat=True))
+    assert seqs == list(range(game.version)) and game.version > before
+    assert game_state(game).by_name["p1"].coins == 3
+
+
+def test_an_illegal_move_is_refused_in_words_and_changes_nothing(game, ana):
+    [(kind, version)] = awaited(game).values()
+    with pytest.raises(services.ServiceError) as refused:
+        services.decision_submit(game=game, user=ana, command={"act": "coup", "target": "p2"}, version=version)
+    assert refused.value.message == "You need 7 coins to launch a Coup; you have 2."
+    assert game.events.count() == Game.objects.get(pk=game.pk).version
+
+
+def test_errors_name_players_by_their_display_names(game, ana):
+    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    ben = game.seats.get(position=1).user
+    version = awaited(game)["p2"][1]
+    services.game_resign(game=game, user=game.seats.get(position=2).user)
+    with pytest.raises(services.ServiceError, match="cai is out of the game"):
+        services.decision_submit(game=game, user=ben, command={"act": "steal", "target": "p3"}, version=version)
+
+
+def test_refusals_are_translated(game, ana, settings):
+    from django.utils import translation
+
+    [(kind, version)] = awaited(game).values()
+    with translation.override("es"), pytest.raises(services.ServiceError) as refused:
+        services.decision_submit(game=game, user=ana, command={"act": "coup", "target": "p2"}, version=version)
+    assert "7 monedas" in refused.value.message
+
+
+def test_a_stale_version_is_told_the_decision_passed(game, ana):
+    [(kind, version)] = awaited(game).values()
+    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+    with pytest.raises(services.DecisionPassed):
+        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+
+
+def test_only_seated_players_act(game):
+    outsider = make_user("dee")
+    with pytest.raises(services.ServiceError, match="no seat"):
+        services.decision_submit(game=game, user=outsider, command={"act": "income"}, version=0)
+
+
+def test_answering_for_another_seat_is_impossible(game, ben):
+    """A command names no player: the seat is always the requesting user's."""
+    [(kind, version)] = awaited(game).values()
+    with pytest.raises(services.DecisionPassed):
+        services.decision_submit(game=game, user=ben, command={"act": "income", "player": "p1"}, version=version)
+    assert game_state(game).by_name["p1"].coins == 2
+
+
+def test_the_event_log_rejects_updates_and_deletes(game):
+    event = game.events.first()
+    for statement in ("UPDATE games_event SET type = 'forged' WHERE id = %s", "DELETE FROM games_event WHERE id = %s"):
+        with pytest.raises(Exception, match="append-only"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(statement, [event.pk])
+    assert Event.objects.get(pk=event.pk).type == event.type
+
+
+def test_the_unique_seq_rejects_a_duplicate(game):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(game=game, seq=0, type="coup.turn.started", payload={})
+
+
+@pytest.mark.parametrize("variants", [(), ("lawyer", "factions"), ("inquisitor", "declared_coup", "patron")])
+def test_the_cached_snapshot_always_equals_a_full_replay(ana, ben, cai, variants):
+    game = started_game(ana, ben, cai, variants=variants)
+    for game in play_randomly(game, random.Random(len(variants))):
+        logged = [row.payload for row in game.events.order_by("seq")]
+        assert game.snapshot == COUP.dump(replay("coup", logged))
+    assert game.status == Game.Status.FINISHED and game.winner is not None and game.deadline_at is None
+
+
+def test_a_resignation_reveals_the_cards_and_the_game_goes_on(game, ben):
+    services.game_resign(game=game, user=ben)
+    game.refresh_from_db()
+    state = game_state(game)
+    assert not state.by_name["p2"].alive and len(state.by_name["p2"].revealed) == 2
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_an_expired_deadline_applies_the_defaults_once(game):
+    game.refresh_from_db()
+    version = game.version
+    assert services.deadline_expire(game=game, version=version) is True
+    assert services.deadline_expire(game=game, version=version) is False
+    game.refresh_from_db()
+    assert game_state(game).by_name["p1"].coins == 3  # the default turn is Income
+
+
+def test_chat_is_for_seated_players(game, ana):
+    message = services.chat_post(game=game, user=ana, text="  Ben is bluffing  ")
+    assert message.text == "Ben is bluffing"
+    with pytest.raises(services.ServiceError):
+        services.chat_post(game=game, user=make_user("dee"), text="hi")
+    with pytest.raises(services.ServiceError):
+        services.chat_post(game=game, user=ana, text="   ")
+
+
+def test_a_table_shows_only_what_the_seat_may_see(game, ben):
+    table = table_for(game, ben)
+    hands = {p["name"]: p["hand"] for p in table["view"]["players"]}
+    assert isinstance(hands["p1"], int) and isinstance(hands["p3"], int) and len(hands["p2"]) == 2
+    assert table["options"] == []
+    for event in table["events"]:
+        if event["type"] == "coup.hand.dealt" and event["data"]["player"] != "p2":
+            assert "cards" not in event["data"]

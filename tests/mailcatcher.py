@@ -1,0 +1,180 @@
+"""A real SMTP server for tests: aiosmtpd on a free localhost port, keeping what it receives.
+
+Used through the ``smtp`` fixture (tests/conftest.py), which also points Django's
+``MAILERS`` at it for the duration of a test, so the site sends over real SMTP.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+
+from aiosmtpd.controller import Controller
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+
+URL_RE = re.compile(r"https?://[^\s<>\"')]+")
+
+
+@dataclass
+class CapturedEmail:
+    """One message as the SMTP server received it."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    message: EmailMessage = field(repr=False)
+
+    @property
+    def subject(self) -> str:
+        return str(self.message.get("Subject", ""))
+
+    @property
+    def to(self) -> list[str]:
+        """The envelope recipients, lower-cased (what the server was asked to deliver to)."""
+        return [address.lower() for address in self.rcpt_tos]
+
+    def _part(self, subtype: str) -> str:
+        part = self.message.get_body(preferencelist=(subtype,))
+        return part.get_content() if part is not None else ""
+
+    @property
+    def text(self) -> str:
+        """The plain-text body ('' if the message has none)."""
+        return self._part("plain")
+
+    @property
+    def html(self) -> str:
+        """The HTML body ('' if the message has none)."""
+        return self._part("html")
+
+    @property
+    def links(self) -> list[str]:
+        """Every http(s) URL in the plain-text body, then any others in the HTML body, in order."""
+        found = URL_RE.findall(self.text) + URL_RE.findall(self.html)
+        return list(dict.fromkeys(link.rstrip(".,;") for link in found))
+
+
+class _Handler:
+    def __init__(self, mailbox: Mailbox):
+        self.mailbox = mailbox
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
+        self.mailbox._add(CapturedEmail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 Message accepted for delivery"
+
+
+class Mailbox:
+    """What the SMTP server received, in order; thread-safe (the server runs in its own thread)."""
+
+    def __init__(self, host: str, port: int):
+        self.host = host
+        self.port = port
+        self._messages: list[CapturedEmail] = []
+        self._changed = threading.Condition()
+
+    def _add(self, message: CapturedEmail) -> None:
+        with self._changed:
+            self._messages.append(message)
+            self._changed.notify_all()
+
+    @property
+    def messages(self) -> list[CapturedEmail]:
+        with self._changed:
+            return list(self._messages)
+
+    def clear(self) -> None:
+        with self._changed:
+            self._messages.clear()
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def to(self, address: str) -> list[CapturedEmail]:
+        """The messages delivered to ``address`` so far (case-insensitive)."""
+        return [m for m in self.messages if address.lower() in m.to]
+
+    def wait_for(
+        self,
+        to: str | None = None,
+        subject_contains: str | None = None,
+        *,
+        count: int = 1,
+        timeout: float = 10.0,
+    ) -> CapturedEmail:
+        """Block until ``count`` matching messages have arrived; return the ``count``-th of them.
+
+        Emails may be sent from another thread (the live server) or a task, so tests
+        should wait rather than look once.
+        """
+
+        def matching() -> list[CapturedEmail]:
+            return [
+                m
+                for m in self._messages
+                if (to is None or to.lower() in m.to)
+                and (subject_contains is None or subject_contains.lower() in m.subject.lower())
+            ]
+
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while len(found := matching()) < count:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    seen = [(m.to, m.subject) for m in self._messages]
+                    raise AssertionError(
+                        f"no {count} email(s) to={to!r} subject~{subject_contains!r} within {timeout}s; "
+                        f"received: {seen}"
+                    )
+                self._changed.wait(remaining)
+            return found[count - 1]
+
+    def mailer_config(self) -> dict:
+        """A ``MAILERS`` entry that sends to this server."""
+        return {
+            "BACKEND": SMTP_BACKEND,
+            "OPTIONS": {"host": self.host, "port": self.port, "use_tls": False, "timeout": 10},
+        }
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+class SMTPServer:
+    """An aiosmtpd Controller bound to 127.0.0.1 on a free port; ``start()``/``stop()``."""
+
+    def __init__(self, host: str = "127.0.0.1"):
+        self.host = host
+        self.controller: Controller | None = None
+        self.mailbox: Mailbox | None = None
+
+    def start(self) -> Mailbox:
+        last_error: Exception | None = None
+        for _ in range(5):  # another process may grab the port between probing and binding
+            port = free_port(self.host)
+            mailbox = Mailbox(self.host, port)
+            controller = Controller(
+                _Handler(mailbox), hostname=self.host, port=port, ready_timeout=10, enable_SMTPUTF8=True
+            )
+            try:
+                controller.start()
+            except Exception as error:  # pragma: no cover - a rare race
+                last_error = error
+                continue
+            self.controller, self.mailbox = controller, mailbox
+            return mailbox
+        raise RuntimeError(f"could not start the test SMTP server: {last_error}")
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
