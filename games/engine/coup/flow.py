@@ -37,7 +37,6 @@ ANSWERS = {
 }
 
 TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
-AIMED = TARGETED | {"patronage"}  # the actions that need another player
 
 DECISION_PROMPTS = {
     "turn": _("choose your action"),
@@ -287,9 +286,7 @@ def _declare(flow: Flow, player, command):
         )
         raise IllegalMove(template, coins=player.coins)
     data = {"player": player.name, "action": act}
-    target = None
-    if "target" in command or act in AIMED:  # most turns name nobody: spare the call
-        target = _checked_target(flow, player, command, required=act in AIMED)
+    target = _checked_target(flow, player, command, required=act in TARGETED or act == "patronage")
     if act == "convert":
         cost = CONVERT_COST[target is None or target is player]
         if player.coins < cost:

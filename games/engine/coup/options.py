@@ -12,8 +12,8 @@ from .state import CoupState
 
 
 def options(state: CoupState, name: str) -> list[dict]:
-    """The legal answers of ``name``. The dicts are shared constants (``Table``):
-    read them, copy them, play them, but never change them."""
+    """The legal answers of ``name``. Many dicts are shared constants (below and
+    in ``Table``): read them, copy them, play them, but never change them."""
     decision = state.awaiting.get(name)
     if decision is None:
         return []
@@ -52,10 +52,11 @@ def _turn(state, player):
                 targets = [q.name for q in others]
             else:
                 targets = [q.name for q in others if not faction_forbids(state, player, q)]
+        # List comprehensions rather than generators: Python 3.12+ inlines them.
         if act in table.declared:
-            found.extend({"act": act, "target": t, "name": c} for t in targets for c in table.characters)
+            found += [{"act": act, "target": t, "name": c} for t in targets for c in table.characters]
         else:
-            found.extend({"act": act, "target": t} for t in targets)
+            found += [{"act": act, "target": t} for t in targets]
     return found
 
 

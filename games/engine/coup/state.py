@@ -77,7 +77,7 @@ class Estate:
 class CoupState:
     __slots__ = (
         "players", "by_name", "variants", "table", "court", "aside", "reserve", "turn", "first",
-        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated", "living",
+        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated", "living", "clockwise",
     )
 
     def __init__(self):
@@ -99,15 +99,20 @@ class CoupState:
         self.seq = 0  # events applied
         self.eliminated = 0  # players eliminated so far
         self.living = 0  # players still in the game
+        self.clockwise: list[tuple[Player, ...]] = []  # by seat: everyone else, clockwise from that seat
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
 
     def after(self, player: Player) -> list[Player]:
         """Everyone else still in the game, clockwise from ``player``."""
-        n = len(self.players)
-        seat = player.seat
-        return [q for i in range(1, n) if (q := self.players[(seat + i) % n]).alive]
+        return [q for q in self.clockwise[player.seat] if q.alive]
+
+    def seat_players(self, players: list[Player]) -> None:
+        self.players = players
+        self.by_name = {p.name: p for p in players}
+        # The seating never changes, so each seat's clockwise order is worked out once.
+        self.clockwise = [(*players[seat + 1 :], *players[:seat]) for seat in range(len(players))]
 
 
 def _plain(obj) -> dict:
@@ -138,12 +143,13 @@ def to_json(state: CoupState) -> dict:
 
 def from_json(data: dict) -> CoupState:
     state = CoupState()
+    players = []
     for fields in data["players"]:
         player = Player(fields["name"], fields["seat"], fields["coins"], fields["faction"])
         for name in ("hand", "revealed", "alive", "drawn", "out_order"):
             setattr(player, name, fields[name] if not isinstance(fields[name], list) else list(fields[name]))
-        state.players.append(player)
-        state.by_name[player.name] = player
+        players.append(player)
+    state.seat_players(players)
     state.variants = frozenset(data["variants"])
     state.table = table_for(state.variants)
     state.court, state.aside = list(data["court"]), list(data["aside"])
@@ -170,10 +176,9 @@ def _started(state, data, secret):
     state.variants = frozenset(data["variants"])
     state.table = table_for(state.variants)
     factions = data.get("factions") or {}
-    for seat, name in enumerate(data["players"]):
-        player = Player(name, seat, data["coins"][name], factions.get(name))
-        state.players.append(player)
-        state.by_name[name] = player
+    state.seat_players(
+        [Player(name, seat, data["coins"][name], factions.get(name)) for seat, name in enumerate(data["players"])]
+    )
     state.living = len(state.players)
     state.first = data["first"]
 
