@@ -39,5 +39,9 @@ def display_name_of(user, *, profile=None) -> str:
 
 def profile_of(user) -> Profile:
     """The user's profile, created on first use (users made by createsuperuser or admin)."""
-    profile, _created = Profile.objects.get_or_create(user=user)
-    return profile
+    try:
+        return user.profile  # the cached instance, so later reads of user.profile agree
+    except Profile.DoesNotExist:
+        profile, _created = Profile.objects.get_or_create(user=user)
+        user.profile = profile
+        return profile

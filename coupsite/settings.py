@@ -88,11 +88,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL")
 CACHES = {"default": cache_config()}
 
-# Celery (the app module arrives with the first task). Without Redis, tasks run
-# in-process so the embedded setup needs no worker.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+# Celery runs deadlines and sends email. With Redis it is the broker; without it
+# (the embedded default) a folder under var/ is, and `make run` starts a worker
+# beside the web server, so deadlines and emails work on one machine unchanged.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
+if CELERY_BROKER_URL == "filesystem://":
+    CELERY_BROKER_FOLDER = BASE_DIR / "var" / "broker"
+    CELERY_BROKER_FOLDER.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_FOLDER),
+        "data_folder_out": str(CELERY_BROKER_FOLDER),
+    }
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ACKS_LATE = True  # every task is idempotent, so a redelivery is harmless
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -151,6 +166,9 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 MAILERS = {"default": mailer_config(BASE_DIR)}
 # The site's public address, for links in emails.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# Notifications are sent with a per-seat Reply-To (play+<seat tag>@domain); replies
+# to it play the answer written on their first line.
+REPLY_ADDRESS = env_str("REPLY_ADDRESS", "play@localhost")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Coup by email <coup@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

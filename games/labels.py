@@ -84,8 +84,14 @@ def card_ability(card) -> str:
     return str(CARD_ABILITIES.get(card, ""))
 
 
+# The engine's prompts, except where a page can say more than an error message needs.
+PAGE_PROMPTS = {"respond": gettext_lazy("respond: let it pass, challenge or block")}
+
+
 def decision_prompt(kind) -> str:
     """"choose your action", translated."""
+    if kind in PAGE_PROMPTS:
+        return str(PAGE_PROMPTS[kind])
     return _(DECISION_PROMPTS[kind]) if kind in DECISION_PROMPTS else str(kind)
 
 

@@ -32,6 +32,9 @@ class Game(models.Model):
     reminders = models.BooleanField(default=True)
     version = models.PositiveIntegerField(default=0, help_text="events appended so far")
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_seconds = models.PositiveIntegerField(default=0, help_text="the length of the current deadline")
+    paused_remaining = models.DurationField(null=True, blank=True, help_text="time left when the host paused")
+    reminded_version = models.IntegerField(default=-1, help_text="the last version a reminder went out for")
     # The engine state at ``version``: a cache of the log, always equal to a replay.
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     join_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
@@ -58,6 +61,8 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     joined_at = models.DateTimeField(auto_now_add=True)
+    extension_used = models.BooleanField(default=False, help_text="more time is granted once per game")
+    notified_version = models.PositiveIntegerField(default=0, help_text="the log read up to in the last email")
 
     class Meta:
         ordering = ["position"]

@@ -127,7 +127,7 @@ def pending_summary(view: dict, ctx: labels.Context) -> str:
     claim = ctx.table.claims.get(action)
     if claim:
         params["card"] = labels.card_name(claim)
-        text = _("%(player)s claims %(card)s for %(action)s: %(effect)s.") % params
+        text = _("%(player)s claims the %(card)s for %(action)s: %(effect)s.") % params
     elif action == "embezzle":
         params["card"] = labels.card_name(ctx.table.embezzle_forbidden)
         text = _("%(player)s claims to hold no %(card)s for %(action)s: %(effect)s.") % params

@@ -13,13 +13,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import emails
+from . import emails, tasks
 from .engine import GAMES, IllegalMove
 from .models import ChatMessage, Event, Game, Invitation, Seat, player_name
 from .selectors import game_state, player_names, seat_of
 from .translation import translate_illegal_move
 
 CHAT_MAX_LENGTH = 1000
+PROMPT_EXPIRY_WITHIN = timedelta(minutes=30)
 
 
 class ServiceError(Exception):
@@ -186,10 +187,14 @@ def decision_submit(*, game: Game, user, command: dict, version: int) -> None:
 
 def deadline_expire(*, game: Game, version: int) -> bool:
     """The deadline of the decisions awaited at ``version`` has passed: apply their
-    defaults. Does nothing (and says so) when the game has moved on since."""
+    defaults. Returns False, changing nothing, when the game has moved on since,
+    is paused, or its deadline was extended: so a late, duplicate or redelivered
+    task is harmless, and a player's answer racing the expiry gives one outcome."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.ACTIVE or game.version != version:
+            return False
+        if game.deadline_at is None or game.deadline_at > timezone.now():
             return False
         engine = GAMES[game.kind]
         state = game_state(game)
@@ -202,6 +207,51 @@ def game_resign(*, game: Game, user) -> None:
         game, seat, state = _locked_for_play(game, user)
         engine = GAMES[game.kind]
         _append(game, state, _check(lambda: engine.resign(state, seat.player), game))
+
+
+def game_pause(*, game: Game, by) -> None:
+    """The host stops the clock; nothing expires until the game is resumed."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can pause the game."))
+        if game.status != Game.Status.ACTIVE or game.paused_remaining is not None:
+            raise ServiceError(_("Only a running game can be paused."))
+        game.paused_remaining = max(game.deadline_at - timezone.now(), timedelta(0))
+        game.deadline_at = None
+        game.save(update_fields=["paused_remaining", "deadline_at"])
+
+
+def game_resume(*, game: Game, by) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can resume the game."))
+        if game.status != Game.Status.ACTIVE or game.paused_remaining is None:
+            raise ServiceError(_("The game is not paused."))
+        game.deadline_at = timezone.now() + game.paused_remaining
+        game.paused_remaining = None
+        game.save(update_fields=["paused_remaining", "deadline_at"])
+        _schedule_deadline(game)
+
+
+def time_extend(*, game: Game, user) -> None:
+    """A player who is awaited asks the table for more time: the current deadline
+    moves by one more full period. Granted once per player per game."""
+    with transaction.atomic():
+        game, seat, state = _locked_for_play(game, user)
+        if seat.extension_used:
+            raise ServiceError(_("You have already had your extra time in this game."))
+        if seat.player not in {name for name, _kind, _version in GAMES[game.kind].awaiting(state)}:
+            raise ServiceError(_("The game is not waiting for you."))
+        if game.deadline_at is None:
+            raise ServiceError(_("The clock is paused."))
+        seat.extension_used = True
+        seat.save(update_fields=["extension_used"])
+        game.deadline_at += timedelta(seconds=game.deadline_seconds)
+        game.save(update_fields=["deadline_at"])
+        _schedule_deadline(game)
+        transaction.on_commit(lambda: tasks.announce_extension.delay(game.pk, seat.pk))
 
 
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
@@ -239,8 +289,10 @@ def _check(call, game: Game | None = None):
 
 
 def _append(game: Game, state, events) -> None:
-    """Append ``events`` (already applied to ``state``) to the locked ``game``."""
+    """Append ``events`` (already applied to ``state``) to the locked ``game``,
+    restart its clock, and after the commit tell the players."""
     engine = GAMES[game.kind]
+    before = game.version
     Event.objects.bulk_create(
         Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
         for index, event in enumerate(events)
@@ -250,12 +302,28 @@ def _append(game: Game, state, events) -> None:
     if engine.is_over(state):
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-        game.deadline_at = None
+        game.deadline_at = game.paused_remaining = None
         winner = game.seats.filter(position=_position_of(state.winner)).first() if state.winner else None
         game.winner = winner.user if winner else None
     else:
-        game.deadline_at = timezone.now() + timedelta(seconds=_seconds_to_answer(game, state))
+        game.deadline_seconds = _seconds_to_answer(game, state)
+        deadline = timedelta(seconds=game.deadline_seconds)
+        if game.paused_remaining is not None:
+            game.paused_remaining = deadline
+        else:
+            game.deadline_at = timezone.now() + deadline
+            _schedule_deadline(game)
     game.save()
+    transaction.on_commit(lambda: tasks.game_advanced.delay(game.pk, before, game.version))
+
+
+def _schedule_deadline(game: Game) -> None:
+    """Queue a task for the moment the deadline passes, when that is soon. Long
+    deadlines are left to the minute sweep alone: a Redis broker redelivers tasks
+    held longer than its visibility timeout, and a sweep needs no such care."""
+    if game.deadline_at - timezone.now() <= PROMPT_EXPIRY_WITHIN:
+        deadline_at, version = game.deadline_at, game.version
+        transaction.on_commit(lambda: tasks.expire_deadline.apply_async((game.pk, version), eta=deadline_at))
 
 
 def _position_of(player: str) -> int:

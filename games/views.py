@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import pages, services
+from games import labels, pages, services
 from games.forms import ChatForm, GameCreateForm, InviteForm
 from games.models import ChatMessage, Game, Invitation
-from games.selectors import seat_of, table_for
+from games.selectors import display_name, seat_of, table_for
 from games.services import ServiceError
 
 POLL_SECONDS = 4  # how often an open game page asks whether anything changed
@@ -75,7 +75,7 @@ def game(request, pk):
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
     context = pages.table_context(table_for(game, request.user))
-    context.update(_chat_context(game), poll_seconds=POLL_SECONDS)
+    context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game))
     return render(request, "games/game.html", context)
 
 
@@ -85,18 +85,25 @@ def game_live(request, pk):
     """The live part of the game page (table, hand, decisions, history), polled by
     htmx: 204 when nothing changed since ``since`` (the version the page shows)."""
     game, seat = _seated_game(request, pk)
-    if game.status == Game.Status.GATHERING:
+    if game.status == Game.Status.GATHERING or "seats" in request.GET:
         return _seats(request, game, seat)
     since = request.GET.get("since", "")
-    if since.isdigit() and int(since) == game.version:
+    if since.isdigit() and int(since) == game.version and request.GET.get("clock", "") == clock_of(game):
         finished = game.status != Game.Status.ACTIVE
         return HttpResponse(status=STOP_POLLING if finished else 204)
     return _live(request, game)
 
 
+def clock_of(game) -> str:
+    """The clock as the page shows it: a pause or more time changes it without a new event."""
+    if game.paused_remaining is not None:
+        return "paused"
+    return str(int(game.deadline_at.timestamp())) if game.deadline_at else "none"
+
+
 def _live(request, game, status=200):
     context = pages.table_context(table_for(game, request.user))
-    context["poll_seconds"] = POLL_SECONDS
+    context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game))
     return render(request, "games/game.html#live", context, status=status)
 
 
@@ -136,14 +143,43 @@ def resign(request, pk):
     return _to_game(game)
 
 
+def _clock_action(request, pk, call, done: str):
+    game, seat = _seated_game(request, pk)
+    try:
+        call(game)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, done)
+    return _to_game(game)
+
+
+@login_required
+@require_POST
+def pause(request, pk):
+    return _clock_action(request, pk, lambda game: services.game_pause(game=game, by=request.user), _("The clock is paused."))
+
+
+@login_required
+@require_POST
+def resume(request, pk):
+    return _clock_action(request, pk, lambda game: services.game_resume(game=game, by=request.user), _("The clock runs again."))
+
+
+@login_required
+@require_POST
+def extend(request, pk):
+    return _clock_action(
+        request, pk, lambda game: services.time_extend(game=game, user=request.user), _("You have more time for this decision.")
+    )
+
+
 # ---- table talk ---------------------------------------------------------------------
 
 
 def _chat_context(game, form=None) -> dict:
     chat = list(ChatMessage.objects.filter(game=game).select_related("user", "user__profile").order_by("-pk")[:100])
     chat.reverse()
-    from games.selectors import display_name
-
     return {
         "chat": [{"id": m.pk, "name": display_name(m.user), "text": m.text, "at": m.created_at} for m in chat],
         "chat_last": chat[-1].pk if chat else 0,
@@ -193,7 +229,7 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
         "invite_form": invite_form or InviteForm(),
         "invitations": list(game.invitations.order_by("created_at")),
-        "rules": pages.labels.rules_summary(game.variants),
+        "rules": labels.rules_summary(game.variants),
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -287,7 +323,7 @@ def join(request, token):
             return _to_game(game)
     context = {**pages.game_summary(game), "seats": pages.seats_context(game), "action": request.path}
     context["open"] = game.status == Game.Status.GATHERING and context["taken"] < game.seat_count
-    context["rules"] = pages.labels.rules_summary(game.variants)
+    context["rules"] = labels.rules_summary(game.variants)
     return render(request, "games/join.html", context)
 
 
@@ -317,9 +353,9 @@ def invitation(request, token):
         **pages.game_summary(game),
         "seats": pages.seats_context(game),
         "invitation": found,
-        "by": pages.display_name(found.invited_by),
+        "by": display_name(found.invited_by),
         "action": request.path,
-        "rules": pages.labels.rules_summary(game.variants),
+        "rules": labels.rules_summary(game.variants),
     }
     context["open"] = (
         game.status == Game.Status.GATHERING

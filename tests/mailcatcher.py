@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import logging
 import re
 import socket
 import threading
@@ -158,6 +159,8 @@ class SMTPServer:
         self.mailbox: Mailbox | None = None
 
     def start(self) -> Mailbox:
+        # aiosmtpd logs every SMTP command at INFO: noise in a failing test's report.
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
         last_error: Exception | None = None
         for _ in range(5):  # another process may grab the port between probing and binding
             port = free_port(self.host)

@@ -15,13 +15,15 @@ class IllegalMove(Exception):
     """A command the rules forbid in the current state; the state is unchanged.
 
     ``template`` is the untranslated message with ``{name}`` placeholders and
-    ``params`` fills them; ``str(error)`` is the English sentence.
+    ``params`` fills them (a list parameter reads as a comma-separated list);
+    ``str(error)`` is the English sentence.
     """
 
     def __init__(self, template: str, **params):
         self.template = template
         self.params = params
-        super().__init__(template.format(**params))
+        shown = {key: ", ".join(value) if isinstance(value, list) else value for key, value in params.items()}
+        super().__init__(template.format(**shown))
 
     @property
     def message(self) -> str:

@@ -107,8 +107,10 @@ def sign_up(
         confirm_links = [link for link in site_links if "confirm" in link] or site_links
         assert confirm_links, f"no confirmation link in the email to {email}:\n{message.text}"
         page.goto(confirm_links[0])
-        # allauth confirms on POST: its form posts back to the link's own path.
-        confirm_form = page.locator(f'form[action="{_path(page.url)}"]')
+        # allauth confirms on POST, to the link's path with a freshly signed key (whose
+        # timestamp may differ from the link's): the form whose action is a sibling path.
+        parent = _path(page.url).rstrip("/").rsplit("/", 1)[0] + "/"
+        confirm_form = page.locator(f'form[method="post"][action^="{parent}"]')
         if confirm_form.count():
             submit(page, confirm_form.first)
 

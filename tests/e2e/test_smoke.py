@@ -1,6 +1,8 @@
 """Smoke tests in a real browser: the site loads, signing up works by email, phones fit."""
 
 from allauth.account.models import EmailAddress
+from celery import shared_task
+from django.core.mail import send_mail
 
 from tests.e2e.helpers import is_logged_in, sign_up
 
@@ -46,3 +48,14 @@ def test_home_page_fits_a_phone(phone_page, live_server, tmp_path):
     assert phone_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     heading = phone_page.locator("h1").first.bounding_box()
     assert heading is not None and heading["x"] >= 0 and heading["x"] + heading["width"] <= 390
+
+
+@shared_task
+def _email_from_a_task(to):
+    send_mail("Sent by a task", "Hello from the worker.", None, [to])
+
+
+def test_tasks_run_in_the_celery_worker_and_their_email_arrives(celery_worker, smtp):
+    _email_from_a_task.delay("zed@example.com")
+
+    assert smtp.wait_for(to="zed@example.com", timeout=20).subject == "Sent by a task"

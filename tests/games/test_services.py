@@ -1,8 +1,10 @@
 """The services that create, gather, start and play games, on PostgreSQL."""
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from django.db import IntegrityError, connection, transaction
 
 from games import services
@@ -159,6 +161,8 @@ def test_a_resignation_reveals_the_cards_and_the_game_goes_on(game, ben):
 def test_an_expired_deadline_applies_the_defaults_once(game):
     game.refresh_from_db()
     version = game.version
+    assert services.deadline_expire(game=game, version=version) is False  # not yet due
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
     assert services.deadline_expire(game=game, version=version) is True
     assert services.deadline_expire(game=game, version=version) is False
     game.refresh_from_db()

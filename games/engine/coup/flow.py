@@ -376,7 +376,7 @@ def _block(flow: Flow, player, command):
     allowed = state.table.blockers[action.kind]
     if card not in allowed:
         raise IllegalMove(
-            _("This action can be blocked only by claiming: {cards}."), cards=", ".join(map(card_name, allowed))
+            _("This action can be blocked only by claiming: {cards}."), cards=[card_name(card) for card in allowed]
         )
     flow.emit("coup.blocked", {"player": player.name, "card": card})
     flow.run(flow.await_([p for p in state.players if p is not player], "respond", "block_allowed"))

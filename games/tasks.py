@@ -1,0 +1,68 @@
+"""Thin Celery tasks: they take ids, call a service or an email function, and are
+safe to run twice (every write they cause is version-checked)."""
+
+from smtplib import SMTPException
+
+from celery import shared_task
+from django.db.models import F
+from django.utils import timezone
+
+from . import emails, services
+from .models import Game
+
+EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "max_retries": 8}
+
+
+@shared_task(ignore_result=True)
+def expire_deadline(game_id: int, version: int) -> bool:
+    game = Game.objects.filter(pk=game_id).first()
+    return game is not None and services.deadline_expire(game=game, version=version)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Expire every deadline that has passed (run every minute by beat)."""
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now())
+    return sum(services.deadline_expire(game=game, version=game.version) for game in due)
+
+
+@shared_task(ignore_result=True)
+def send_reminders() -> int:
+    """Remind the awaited players once per decision, when a quarter of its time is left."""
+    sent = 0
+    now = timezone.now()
+    for game in Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
+        reminded_version=F("version")
+    ):
+        if (game.deadline_at - now).total_seconds() > game.deadline_seconds / 4:
+            continue
+        # Claim the reminder atomically: only one sweep (or worker) sends it.
+        if Game.objects.filter(pk=game.pk, version=game.version).exclude(reminded_version=game.version).update(
+            reminded_version=game.version
+        ):
+            for seat_id in emails.awaited_seat_ids(game):
+                send_reminder.delay(seat_id, game.version)
+                sent += 1
+    return sent
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_reminder(seat_id: int, version: int) -> None:
+    emails.send_reminder(seat_id, version)
+
+
+@shared_task(ignore_result=True)
+def game_advanced(game_id: int, before: int, after: int) -> None:
+    """Events ``before``..``after`` were appended: queue the emails they call for."""
+    for name, arguments in emails.emails_for_update(game_id, before, after):
+        send_update.delay(name, *arguments)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_update(name: str, *arguments) -> None:
+    emails.UPDATE_EMAILS[name](*arguments)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def announce_extension(game_id: int, seat_id: int) -> None:
+    emails.send_extension(game_id, seat_id)

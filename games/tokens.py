@@ -1,0 +1,73 @@
+"""Signed links and addresses that act for a seat without a login.
+
+An answer link is bound to the game, the seat, the decision version and the
+answer, and expires; a stale or used one is recognised because the version it
+names is no longer awaited. A reply address names a seat with an HMAC, so a
+forged From header alone cannot play for anyone.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+ANSWER_SALT = "games.answer"
+ANSWER_MAX_AGE = timedelta(days=14)
+REPLY_SALT = "games.reply"
+UNSUBSCRIBE_SALT = "accounts.unsubscribe"
+
+
+class BadToken(Exception):
+    def __init__(self, expired: bool):
+        super().__init__("expired" if expired else "invalid")
+        self.expired = expired
+
+
+def answer_token(seat, version: int, command: dict) -> str:
+    return signing.dumps({"g": seat.game_id, "s": seat.pk, "v": version, "c": command}, salt=ANSWER_SALT, compress=True)
+
+
+def read_answer_token(token: str) -> dict:
+    """``{"g": game id, "s": seat id, "v": version, "c": command}``, or BadToken."""
+    try:
+        return signing.loads(token, salt=ANSWER_SALT, max_age=ANSWER_MAX_AGE)
+    except signing.SignatureExpired:
+        raise BadToken(expired=True) from None
+    except signing.BadSignature:
+        raise BadToken(expired=False) from None
+
+
+def _reply_signature(game_id: int, position: int) -> str:
+    return salted_hmac(REPLY_SALT, f"{game_id}.{position}").hexdigest()[:20]
+
+
+def reply_address(seat) -> str:
+    """``play+<game>.<seat>.<signature>@domain``: replies to it play for this seat."""
+    local, domain = settings.REPLY_ADDRESS.split("@", 1)
+    return f"{local}+{seat.game_id}.{seat.position}.{_reply_signature(seat.game_id, seat.position)}@{domain}"
+
+
+def read_reply_address(address: str) -> tuple[int, int] | None:
+    """``(game id, seat position)`` named by a reply address, or None if forged."""
+    local = address.strip().strip("<>").split("@", 1)[0]
+    _, _, tag = local.partition("+")
+    try:
+        game_id, position, signature = tag.split(".")
+        game_id, position = int(game_id), int(position)
+    except ValueError:
+        return None
+    if not constant_time_compare(signature, _reply_signature(game_id, position)):
+        return None
+    return game_id, position
+
+
+def unsubscribe_token(user) -> str:
+    return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: str) -> int | None:
+    try:
+        return signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None

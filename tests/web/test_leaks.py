@@ -1,0 +1,104 @@
+"""Hidden information, tested like security code: random games played through the
+services, every page and partial rendered for every seat along the way. No page
+holds another seat's face-down card, the court deck's order, or a future draw.
+
+Templates mark the viewer's own face-down cards (and cards drawn in an exchange)
+with ``data-card``, lost cards with ``data-revealed`` and a card shown in an
+examination with ``data-shown``; other seats' face-down cards are card backs
+with no attribute at all. So: the ``data-card`` values of a page must be exactly
+the viewer's own hidden cards.
+"""
+
+import json
+import random
+import re
+from collections import Counter
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engine import GAMES
+from games.labels import card_name
+from games.models import Game
+from games.selectors import game_state
+from tests.web.conftest import make_player, started_game
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ana", "Ben", "Cai", "Dora", "Eli", "Fay", "Gus"]
+
+
+def rendered_pages(client: Client, game: Game) -> dict:
+    """Every page and partial a seated player can fetch for ``game``."""
+    return {
+        "game": client.get(reverse("game", args=[game.pk])),
+        "live": client.get(reverse("game_live", args=[game.pk]), {"since": "none"}),
+        "live-htmx": client.get(reverse("game_live", args=[game.pk]), {"since": "none"}, headers={"HX-Request": "true"}),
+        "chat": client.get(reverse("game_chat", args=[game.pk])),
+        "home": client.get("/"),
+    }
+
+
+def assert_nothing_hidden_leaks(game: Game, clients: dict, check_court_names: bool):
+    state = game_state(game)
+    court = list(state.court)
+    forbidden = [json.dumps(court), ",".join(court), json.dumps(list(state.aside))] if court else []
+    if check_court_names and len(court) >= 3:
+        forbidden.append(", ".join(card_name(card) for card in court))
+    examination = state.action and state.action.shown is not None
+    for seat in game.seats.all():
+        player = state.by_name[seat.player]
+        own_hidden = Counter(player.hand + player.drawn)
+        for name, response in rendered_pages(clients[seat.user_id], game).items():
+            assert response.status_code in (200, 204, 286), (name, response.status_code)
+            html = response.content.decode()
+            where = f"{name} page of {seat.player} at version {game.version}"
+            assert "<!--" not in html, where
+            assert Counter(re.findall(r'data-card="(\w+)"', html)) == (own_hidden if name != "home" and name != "chat" else Counter()), where
+            for text in forbidden:
+                if len(court) >= 2:
+                    assert text not in html, (where, text)
+            if re.search(r"data-shown=", html):
+                assert examination and seat.player in (state.action.actor, state.action.target), where
+            assert '"secret"' not in html and "seen_by" not in html, where
+
+
+@pytest.mark.parametrize(
+    "variants, players, seed",
+    [
+        ((), 3, 1),
+        (("inquisitor", "factions"), 4, 2),
+        (("lawyer", "patron"), 3, 3),
+        (("declared_coup", "declared_assassination"), 3, 4),
+        (("two_player_draft",), 2, 5),
+        (("inquisitor",), 3, 6),
+        ((), 7, 7),
+    ],
+)
+def test_no_page_shows_another_seats_cards_or_the_court(variants, players, seed):
+    users = [make_player(name) for name in NAMES[:players]]
+    game = started_game(users[0], *users[1:], variants=variants, first="random")
+    clients = {}
+    for user in users:
+        clients[user.pk] = Client()
+        clients[user.pk].force_login(user)
+    services.chat_post(game=game, user=users[1], text="I hold a Duke, honestly.")
+    seats = {seat.player: seat.user for seat in game.seats.all()}
+    engine = GAMES[game.kind]
+    rng = random.Random(seed)
+    check_court_names = "two_player_draft" not in variants
+    decisions = 0
+    while game.status == Game.Status.ACTIVE and decisions < 400:
+        if decisions % 3 == 0:
+            assert_nothing_hidden_leaks(game, clients, check_court_names)
+        state = game_state(game)
+        player, _kind, version = rng.choice(engine.awaiting(state))
+        services.decision_submit(
+            game=game, user=seats[player], command=rng.choice(engine.options(state, player)), version=version
+        )
+        game.refresh_from_db()
+        decisions += 1
+    assert_nothing_hidden_leaks(game, clients, check_court_names)
+    assert game.status == Game.Status.FINISHED
