@@ -39,7 +39,7 @@ class SignupForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "language"]
+        fields = ["display_name", "language", "email_mode"]
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

@@ -5,6 +5,12 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+class EmailMode(models.TextChoices):
+    EVERY = "every", _("An email for every decision")
+    DIGEST = "digest", _("One daily digest of the games waiting for me")
+    NONE = "none", _("No emails")
+
+
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(
@@ -12,6 +18,10 @@ class Profile(models.Model):
     )
     language = models.CharField(
         _("language"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    email_mode = models.CharField(
+        _("emails"), max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY,
+        help_text=_("When to write to you about your games."),
     )
 
     class Meta:

@@ -79,16 +79,18 @@ def cache_config(*, environ: Mapping[str, str] | None = None) -> dict:
 
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
 
 
 def mailer_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
     """MAILERS["default"] (Django 6.1 replaced the EMAIL_* settings with MAILERS).
 
     The environment keeps the familiar EMAIL_* names. SMTP when EMAIL_HOST is set,
-    otherwise each message is written as a file under var/mailbox/ (EMAIL_FILE_PATH).
+    otherwise each message is stored in the Maildir var/mailbox/ (EMAIL_FILE_PATH),
+    which the /mailbox/ page lists when DEBUG is on (coupsite.mailbox).
     """
     host = env_str("EMAIL_HOST", environ=environ)
-    backend = env_str("EMAIL_BACKEND", environ=environ) or (SMTP_BACKEND if host else FILE_BACKEND)
+    backend = env_str("EMAIL_BACKEND", environ=environ) or (SMTP_BACKEND if host else MAILDIR_BACKEND)
     if backend == SMTP_BACKEND:
         options = {
             "host": host or "localhost",
@@ -98,7 +100,7 @@ def mailer_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -
             "password": env_str("EMAIL_HOST_PASSWORD", environ=environ) or None,
             "use_tls": env_bool("EMAIL_USE_TLS", False, environ=environ),
         }
-    elif backend == FILE_BACKEND:
+    elif backend in (MAILDIR_BACKEND, FILE_BACKEND):
         default_path = str(base_dir / "var" / "mailbox")
         options = {"file_path": env_str("EMAIL_FILE_PATH", default_path, environ=environ)}
     else:

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -11,6 +12,15 @@ urlpatterns = [
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]
+
+if settings.DEBUG:
+    # The local mailbox shows every stored email to anyone: a development aid only.
+    from coupsite import mailbox_views
+
+    urlpatterns += [
+        path("mailbox/", mailbox_views.mailbox, name="mailbox"),
+        path("mailbox/<str:key>/", mailbox_views.mailbox, name="mailbox_message"),
+    ]
 
 handler404 = "games.views.not_found"
 handler500 = "games.views.server_error"

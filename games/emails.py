@@ -1,34 +1,244 @@
-"""One function per email; each renders templates/emails/<name>-subject.txt and
-<name>-body.txt in the recipient's language."""
+"""One function per email, rendered from templates/emails/<name>-subject.txt,
+<name>-body.txt and <name>-body.html, in the recipient's language.
+
+Every email about a game carries the game's thread headers (so a mail client
+files them together), a text and an HTML part, and List-Unsubscribe headers
+(RFC 8058 one-click). A decision email offers one signed link per legal answer
+and a Reply-To address that plays a written answer.
+"""
+
+from email.utils import make_msgid
 
 from django.conf import settings
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from .models import Invitation
-from .selectors import display_name
+from accounts.models import EmailMode, profile_of
 
-
-def _send(name: str, to: str, context: dict, language: str | None = None) -> None:
-    with translation.override(language or settings.LANGUAGE_CODE):
-        subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
-        body = render_to_string(f"emails/{name}-body.txt", context)
-    EmailMessage(subject=subject, body=body, to=[to]).send()
+from . import history, labels
+from .engine import GAMES, replay
+from .models import Event, Game, Invitation, Seat
+from .selectors import display_name, game_state, player_names, table_for
+from .tokens import answer_token, reply_address, unsubscribe_token
 
 
 def absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
+def _domain() -> str:
+    return settings.REPLY_ADDRESS.rsplit("@", 1)[-1]
+
+
+def thread_id(game: Game) -> str:
+    """The Message-ID every email about ``game`` refers to, so they thread together."""
+    return f"<game-{game.pk}@{_domain()}>"
+
+
+def _send(name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None) -> None:
+    with translation.override(language or settings.LANGUAGE_CODE):
+        context = {**context, "site_url": settings.SITE_URL}
+        if user is not None:
+            context["unsubscribe_url"] = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
+            context["preferences_url"] = absolute(reverse("profile"))
+        subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
+        text = render_to_string(f"emails/{name}-body.txt", context)
+        html = render_to_string(f"emails/{name}-body.html", context)
+    headers = {"Message-ID": make_msgid(domain=_domain())}
+    if game is not None:
+        headers["In-Reply-To"] = headers["References"] = thread_id(game)
+    if user is not None:
+        headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
+    message.attach_alternative(html, "text/html")
+    message.send()
+
+
+def _game_context(game: Game) -> dict:
+    return {"game": game, "players": list(player_names(game).values()), "game_url": absolute(reverse("game", args=[game.pk]))}
+
+
+# ---- invitations -------------------------------------------------------------------------
+
+
 def send_invitation(invitation_id: int) -> None:
     invitation = Invitation.objects.select_related("game", "invited_by").get(pk=invitation_id)
     inviter = invitation.invited_by
-    profile = getattr(inviter, "profile", None)
     context = {
         "inviter": display_name(inviter),
         "game": invitation.game,
         "link": absolute(reverse("invitation", args=[invitation.token])),
     }
-    _send("invitation", invitation.email, context, getattr(profile, "language", None))
+    _send("invitation", invitation.email, context, language=profile_of(inviter).language)
+
+
+# ---- what the game does ------------------------------------------------------------------
+
+
+def emails_for_update(game_id: int, before: int, after: int) -> list[tuple[str, tuple]]:
+    """The emails that events ``before``..``after`` of a game call for, as
+    ``(name, arguments)`` for ``UPDATE_EMAILS``: a decision email to each player
+    newly awaited, and news of the start, an elimination or the end."""
+    game = Game.objects.get(pk=game_id)
+    engine = GAMES[game.kind]
+    payloads = list(Event.objects.filter(game=game, seq__lt=after).order_by("seq").values_list("payload", flat=True))
+    state = replay(game.kind, payloads)
+    new = payloads[before:]
+    asked = {player: version for player, _kind, version in engine.awaiting(state) if version >= before}
+    eliminated = {e["data"]["player"] for e in new if e["type"] == "coup.player.eliminated"}
+    finished = engine.is_over(state)
+    found = []
+    for seat in Seat.objects.filter(game=game).select_related("user__profile"):
+        mode = profile_of(seat.user).email_mode
+        if mode == EmailMode.NONE:
+            continue
+        if finished:
+            found.append(("finished", (seat.pk,)))
+        elif seat.player in eliminated:
+            found.append(("eliminated", (seat.pk,)))
+        elif seat.player in asked and mode == EmailMode.EVERY:
+            found.append(("decision", (seat.pk, asked[seat.player])))
+        elif before == 0:
+            found.append(("started", (seat.pk,)))
+    return found
+
+
+def awaited_seat_ids(game: Game) -> list[int]:
+    """The seats whose player the game waits for now."""
+    awaited = {player for player, _kind, _version in GAMES[game.kind].awaiting(game_state(game))}
+    return [seat.pk for seat in game.seats.all() if seat.player in awaited]
+
+
+def _seat_context(seat: Seat) -> tuple[dict, dict]:
+    """The table as this seat's player sees it, and the email context built from it."""
+    game = seat.game
+    table = table_for(game, seat.user)
+    view = table["view"]
+    names = table["names"]
+    lines = history.lines(table["events"], seat.player, names)
+    me = next(p for p in view["players"] if p["name"] == seat.player)
+    context = {
+        **_game_context(game),
+        "name": names[seat.player],
+        "news": [line.text for line in lines if line.seq >= seat.notified_version],
+        "hand": [labels.card_name(card) for card in me["hand"]] if isinstance(me["hand"], list) else [],
+        "revealed": [labels.card_name(card) for card in me["revealed"]],
+        "coins": me["coins"],
+        "deadline": game.deadline_at,
+        "table": [
+            {
+                "name": names.get(p["name"], p["name"]),
+                "coins": p["coins"],
+                "hidden": p["hand"] if isinstance(p["hand"], int) else len(p["hand"]),
+                "revealed": [labels.card_name(card) for card in p["revealed"]],
+                "alive": p["alive"],
+            }
+            for p in view["players"]
+        ],
+    }
+    return table, context
+
+
+def _mark_read(seat: Seat, version: int) -> None:
+    Seat.objects.filter(pk=seat.pk, notified_version__lt=version).update(notified_version=version)
+
+
+def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False) -> None:
+    """Ask a player for a decision, with one link per legal answer. Sends nothing
+    if the decision has passed by the time the email would leave."""
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    game = seat.game
+    language = profile_of(seat.user).language
+    with translation.override(language):
+        table, context = _seat_context(seat)
+        options = table["options"]
+        if not options or options[0]["version"] != decision_version:
+            return
+        kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
+        ctx = labels.Context(table["view"], seat.player, table["names"], game.variants)
+        context.update(
+            reminder=reminder,
+            prompt=labels.decision_prompt(kind),
+            buttons=[
+                {
+                    "label": labels.option_label(option, ctx, kind),
+                    "url": absolute(reverse("answer", args=[answer_token(seat, decision_version, _command(option))])),
+                }
+                for option in options
+            ],
+            reply_words=[reply_word(option, table["names"]) for option in options],
+        )
+    _send("decision", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
+    _mark_read(seat, game.version)
+
+
+def _command(option: dict) -> dict:
+    return {key: value for key, value in option.items() if key != "version"}
+
+
+def reply_word(option: dict, names: dict) -> str:
+    """How to write ``option`` in a reply: "steal ana", "block duke", "keep duke captain"."""
+    words = [option["act"].replace("_", " ")]
+    if "as" in option:
+        words.append(option["as"])
+    if "target" in option:
+        words.append(names.get(option["target"], option["target"]).split()[0].lower())
+    if "name" in option:
+        words.append(option["name"])
+    if "card" in option:
+        words.append(option["card"])
+    words.extend(option.get("cards", ()))
+    return " ".join(words)
+
+
+def send_reminder(seat_id: int, version: int) -> None:
+    seat = Seat.objects.select_related("game").get(pk=seat_id)
+    awaited = {p: v for p, _kind, v in GAMES[seat.game.kind].awaiting(game_state(seat.game))}
+    if seat.player in awaited:
+        send_decision(seat_id, awaited[seat.player], reminder=True)
+
+
+def _news(name: str, seat_id: int) -> None:
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    language = profile_of(seat.user).language
+    with translation.override(language):
+        _table, context = _seat_context(seat)
+        if seat.game.winner_id:
+            context["winner"] = display_name(seat.game.winner)
+    _send(name, seat.user.email, context, language=language, game=seat.game, user=seat.user, reply_to=reply_address(seat))
+    _mark_read(seat, seat.game.version)
+
+
+def send_started(seat_id: int) -> None:
+    _news("started", seat_id)
+
+
+def send_eliminated(seat_id: int) -> None:
+    _news("eliminated", seat_id)
+
+
+def send_finished(seat_id: int) -> None:
+    _news("finished", seat_id)
+
+
+def send_extension(game_id: int, seat_id: int) -> None:
+    """Tell the table that a player took their extra time."""
+    asker = Seat.objects.select_related("user").get(pk=seat_id)
+    game = Game.objects.get(pk=game_id)
+    for seat in game.seats.select_related("user__profile"):
+        profile = profile_of(seat.user)
+        if profile.email_mode == EmailMode.NONE:
+            continue
+        context = {**_game_context(game), "asker": display_name(asker.user), "deadline": game.deadline_at}
+        _send("extension", seat.user.email, context, language=profile.language, game=game, user=seat.user)
+
+
+UPDATE_EMAILS = {
+    "decision": send_decision,
+    "started": send_started,
+    "eliminated": send_eliminated,
+    "finished": send_finished,
+}

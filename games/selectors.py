@@ -1,5 +1,7 @@
 """Reading games for pages, emails and tests (no writes here)."""
 
+from accounts.models import display_name_of
+
 from .engine import GAMES, Event as EngineEvent, replay
 from .engine.coup.view import PUBLIC
 from .models import Event, Game, Seat
@@ -20,14 +22,12 @@ def seat_of(game: Game, user) -> Seat | None:
 
 
 def display_name(user) -> str:
-    profile = getattr(user, "profile", None)
-    name = getattr(profile, "display_name", "") if profile is not None else ""
-    return name or user.get_username().split("@")[0]
+    return display_name_of(user, profile=getattr(user, "profile", None))
 
 
 def player_names(game: Game) -> dict:
     """Engine player name → display name, for every seat of ``game``."""
-    return {seat.player: display_name(seat.user) for seat in game.seats.select_related("user")}
+    return {seat.player: display_name(seat.user) for seat in game.seats.select_related("user__profile")}
 
 
 def table_for(game: Game, user) -> dict:

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import emails, tasks
+from . import tasks
 from .engine import GAMES, IllegalMove
 from .models import ChatMessage, Event, Game, Invitation, Seat, player_name
 from .selectors import game_state, player_names, seat_of
@@ -78,7 +78,7 @@ def invitation_send(*, game: Game, by, email: str) -> Invitation:
     if game.status != Game.Status.GATHERING:
         raise ServiceError(_("This game is no longer gathering players."))
     invitation = Invitation.objects.create(game=game, email=email.strip(), invited_by=by)
-    transaction.on_commit(lambda: emails.send_invitation(invitation.pk))
+    transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
     return invitation
 
 

@@ -47,6 +47,11 @@ def send_reminders() -> int:
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_invitation(invitation_id: int) -> None:
+    emails.send_invitation(invitation_id)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
 def send_reminder(seat_id: int, version: int) -> None:
     emails.send_reminder(seat_id, version)
 

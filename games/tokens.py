@@ -39,7 +39,7 @@ def read_answer_token(token: str) -> dict:
 
 
 def _reply_signature(game_id: int, position: int) -> str:
-    return salted_hmac(REPLY_SALT, f"{game_id}.{position}").hexdigest()[:20]
+    return salted_hmac(REPLY_SALT, f"{game_id}.{position}", algorithm="sha256").hexdigest()[:20]
 
 
 def reply_address(seat) -> str:

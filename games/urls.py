@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import email_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,4 +19,6 @@ urlpatterns = [
     path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
     path("join/<str:token>/", views.join, name="join"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("a/<str:token>/", email_views.answer, name="answer"),
+    path("unsubscribe/<str:token>/", email_views.unsubscribe, name="unsubscribe"),
 ]

@@ -3,6 +3,18 @@
 import pytest
 
 from tests.mailcatcher import Mailbox, SMTPServer
+from tests.worker import celery_worker  # noqa: F401 (a fixture for every test package)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _tasks_run_in_process():
+    """Tasks run where they are queued unless a test starts a real worker
+    (``celery_worker``), so no test leaves tasks in the broker for another."""
+    from coupsite.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True  # a failing task fails the test that queued it
+    yield
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,6 @@ Fixtures:
 - ``new_page``     factory: ``new_page(phone=False, **options)`` -> a Page in its own new
                    context.
 - ``page``         a desktop page in its own context; ``phone_page`` a 390x844 phone one.
-- ``celery_worker`` a Celery worker thread for tasks the site queues (game emails).
 - ``smtp``         (tests/conftest.py) the site's email goes to a real SMTP server.
 - ``sign_up``      the helper from tests/e2e/helpers.py, re-exported here.
 
@@ -109,28 +108,6 @@ def _clean_cache():
 def _fast_password_hashing(settings):
     """Hash passwords cheaply: each sign-up and login otherwise spends ~1 s in PBKDF2."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def celery_worker(live_server):
-    """A real Celery worker (a thread of this process, solo pool) on the configured broker.
-
-    Tasks queued by the site (``.delay()`` after a commit) run as in production, so
-    emails sent from tasks reach ``smtp``; ETA tasks (deadlines) wait for their time.
-    The queue is purged first: tasks left by an earlier run would name missing rows.
-    Without a broker URL (no REDIS_URL) Celery's default would be used, so this needs
-    ``make test``'s REDIS_URL.
-    """
-    from celery.contrib.testing.worker import start_worker
-    from django.db import connections
-
-    from coupsite.celery import app
-
-    app.control.purge()
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
-        yield worker
-    app.control.purge()
-    connections.close_all()
 
 
 @pytest.fixture

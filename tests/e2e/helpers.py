@@ -119,3 +119,57 @@ def sign_up(
     assert is_logged_in(page, live_server), f"{email} is not logged in after signing up"
     page.goto(live_server.url + "/")
     return get_user_model().objects.get(email__iexact=email)
+
+
+# ---- games: links from emails, decision buttons --------------------------------------------
+
+# One answer link of a decision email's text part: "- Income — take 1 coin: https://…/a/<token>/".
+ANSWER_LINE_RE = re.compile(r"^- (?P<label>.+): (?P<url>https?://\S+/a/[^/\s]+/)\s*$", re.MULTILINE)
+
+
+def site_path(url: str) -> str:
+    """The path (and query) of a link to the site, to open it on the live server."""
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def answer_links(message) -> dict[str, str]:
+    """A decision email's one-click answers: {button label: link}, in the email's order."""
+    return {m.group("label"): m.group("url") for m in ANSWER_LINE_RE.finditer(message.text)}
+
+
+def decision_options(page) -> list[dict]:
+    """The decision buttons the game page shows now: ``[{"command": dict, "label": str}]``
+    (empty when the game is not waiting for this player)."""
+    import json
+
+    found = page.locator("section.decisions form").evaluate_all(
+        """forms => forms.map(f => ({
+            command: f.querySelector('input[name="command"]').value,
+            label: f.querySelector('button').innerText.trim(),
+        }))"""
+    )
+    return [{"command": json.loads(item["command"]), "label": item["label"]} for item in found]
+
+
+def option_button(page, command: dict):
+    """The button of the decision form that plays ``command``."""
+    import json
+
+    value = json.dumps(command, sort_keys=True, separators=(",", ":"))
+    form = page.locator("section.decisions form").filter(has=page.locator(f"input[name='command'][value='{value}']"))
+    return form.get_by_role("button")
+
+
+def click_option(page, command: dict) -> None:
+    """Click the decision button for ``command`` and wait for the htmx answer to be swapped in."""
+    button = option_button(page, command)
+    with page.expect_response(lambda r: r.url.endswith("/decide") and r.request.method == "POST") as answered:
+        button.click()
+    response = answered.value
+    assert response.ok, f"answering {command} failed: HTTP {response.status} {response.text()[:500]}"
+
+
+def page_messages(page) -> str:
+    """The flash messages the page shows (e.g. why an answer was refused)."""
+    return "; ".join(t.strip() for t in page.locator(".messages .message").all_inner_texts() if t.strip())

@@ -1,8 +1,6 @@
 """Smoke tests in a real browser: the site loads, signing up works by email, phones fit."""
 
 from allauth.account.models import EmailAddress
-from celery import shared_task
-from django.core.mail import send_mail
 
 from tests.e2e.helpers import is_logged_in, sign_up
 
@@ -50,12 +48,11 @@ def test_home_page_fits_a_phone(phone_page, live_server, tmp_path):
     assert heading is not None and heading["x"] >= 0 and heading["x"] + heading["width"] <= 390
 
 
-@shared_task
-def _email_from_a_task(to):
-    send_mail("Sent by a task", "Hello from the worker.", None, [to])
+def test_an_invitation_is_emailed_by_the_celery_worker(celery_worker, smtp, django_user_model):
+    from games import services
 
+    host = django_user_model.objects.create_user(username="ana", email="ana@example.com")
+    game = services.game_create(host=host, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    services.invitation_send(game=game, by=host, email="zed@example.com")
 
-def test_tasks_run_in_the_celery_worker_and_their_email_arrives(celery_worker, smtp):
-    _email_from_a_task.delay("zed@example.com")
-
-    assert smtp.wait_for(to="zed@example.com", timeout=20).subject == "Sent by a task"
+    assert "invites you" in smtp.wait_for(to="zed@example.com", timeout=30).subject

@@ -1,0 +1,161 @@
+"""The embedded default email backend: every message is stored in a local Maildir.
+
+With no ``EMAIL_HOST`` the site "sends" email by adding it to a Maildir (python's
+``mailbox.Maildir``; default ``var/mailbox/``). A Maildir suits a web process and a
+Celery worker writing at once: each message is written under ``tmp/`` and renamed
+into ``new/``, so no reader ever sees half a message and no writer waits for a lock.
+Any mail client that reads Maildirs (mutt -f var/mailbox) opens it, and when
+DEBUG is on the site lists it at /mailbox/ (``coupsite.mailbox_views``), so one
+person can play the whole email loop on one machine.
+
+    MAILERS = {"default": {"BACKEND": "coupsite.mailbox.EmailBackend",
+                           "OPTIONS": {"file_path": "var/mailbox"}}}
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import re
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+from django.conf import settings
+from django.core.mail import InvalidMailer
+from django.core.mail.backends.base import BaseEmailBackend
+
+BACKEND = "coupsite.mailbox.EmailBackend"
+
+
+def _open(path: Path) -> mailbox.Maildir:
+    """The Maildir at ``path``, created if missing (also inside an existing folder,
+    such as one the file backend wrote to)."""
+    for folder in ("tmp", "new", "cur"):
+        (path / folder).mkdir(parents=True, exist_ok=True)
+    return mailbox.Maildir(path, factory=None, create=False)
+
+
+class EmailBackend(BaseEmailBackend):
+    """Adds each message to the Maildir at OPTIONS ``file_path`` (created if missing)."""
+
+    def __init__(self, *, file_path=None, **kwargs):
+        super().__init__(**kwargs)
+        if not file_path:
+            raise InvalidMailer("OPTIONS must define 'file_path'.", alias=self.alias)
+        self.file_path = Path(file_path).resolve()
+        self._lock = threading.Lock()
+        try:
+            self._maildir = _open(self.file_path)
+        except OSError as error:
+            raise InvalidMailer(f"Could not create the Maildir {self.file_path}: {error}", alias=self.alias) from error
+
+    def send_messages(self, email_messages) -> int:
+        sent = 0
+        with self._lock:
+            for message in email_messages:
+                if not message.recipients():
+                    continue
+                self._maildir.add(message.message().as_bytes())
+                sent += 1
+        return sent
+
+
+# ---- reading it back (the /mailbox/ page) ----------------------------------------------
+
+
+def maildir_path() -> Path | None:
+    """Where the Maildir backend of ``MAILERS`` stores mail; None when no mailer uses it."""
+    for config in getattr(settings, "MAILERS", {}).values():
+        if config.get("BACKEND") == BACKEND and config.get("OPTIONS", {}).get("file_path"):
+            return Path(config["OPTIONS"]["file_path"]).resolve()
+    return None
+
+
+@dataclass
+class StoredMessage:
+    key: str
+    message: EmailMessage
+    received: datetime
+
+    @property
+    def subject(self) -> str:
+        return str(self.message.get("Subject", ""))
+
+    @property
+    def sender(self) -> str:
+        return str(self.message.get("From", ""))
+
+    @property
+    def to(self) -> str:
+        return str(self.message.get("To", ""))
+
+    @property
+    def date(self) -> datetime:
+        """The Date header; the delivery time if it has none."""
+        return getattr(self.message["Date"], "datetime", None) or self.received
+
+    def _part(self, subtype: str) -> str:
+        part = self.message.get_body(preferencelist=(subtype,))
+        return part.get_content() if part is not None else ""
+
+    @property
+    def text(self) -> str:
+        return self._part("plain")
+
+    @property
+    def html(self) -> str:
+        return self._part("html")
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        return [(name, str(value)) for name, value in self.message.items()]
+
+
+# mailbox.Maildir names a new message "<seconds>.M<microseconds>P<pid>Q<count>.<host>".
+_KEY_TIME = re.compile(r"^(\d+)\.M(\d+)P")
+
+
+def _delivered(box: mailbox.Maildir, key: str) -> float:
+    """When ``key`` was delivered, from its name (to the microsecond, unlike the Date
+    header) or, for a message some other program put there, from the file."""
+    match = _KEY_TIME.match(key)
+    if match:
+        return int(match[1]) + int(match[2]) / 1e6
+    return box.get_message(key).get_date()
+
+
+def _stored(box: mailbox.Maildir, key: str) -> StoredMessage:
+    parsed = email.message_from_bytes(box.get_bytes(key), policy=email.policy.default)
+    return StoredMessage(key=key, message=parsed, received=datetime.fromtimestamp(_delivered(box, key), tz=UTC))
+
+
+def stored_messages(path: Path, *, limit: int = 200) -> list[StoredMessage]:
+    """The newest ``limit`` messages of the Maildir at ``path``, newest first."""
+    box = _open(path)
+    found = []
+    for key in box.keys():
+        try:
+            found.append((_delivered(box, key), key))
+        except (KeyError, FileNotFoundError):
+            continue  # removed while listing
+    found.sort(reverse=True)
+    messages = []
+    for _when, key in found[:limit]:
+        stored = stored_message(path, key, box=box)
+        if stored is not None:
+            messages.append(stored)
+    return messages
+
+
+def stored_message(path: Path, key: str, *, box: mailbox.Maildir | None = None) -> StoredMessage | None:
+    """The message stored as ``key``; None if there is none (keys come from the folder
+    listing, so a crafted key can name no file outside it)."""
+    box = box or _open(path)
+    try:
+        return _stored(box, key)
+    except (KeyError, FileNotFoundError):
+        return None

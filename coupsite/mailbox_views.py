@@ -1,0 +1,61 @@
+"""The local mailbox page (/mailbox/): the emails the Maildir backend stored.
+
+A development aid so one person can play the whole email loop on one machine: it
+shows every stored email to whoever opens it, so it exists only when DEBUG is on.
+coupsite/urls.py routes it only then, and the views refuse again on their own.
+
+An email's HTML is shown in an iframe sandboxed without ``allow-scripts`` and with
+an opaque origin (no ``allow-same-origin``), so it can neither run code nor read the
+page around it; its links open in a new tab, outside the sandbox, as a mail client
+would open them: a one-click answer leads to its confirmation page.
+"""
+
+import re
+
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from coupsite.mailbox import maildir_path, stored_message, stored_messages
+
+_HEAD = re.compile(r"<head\b[^>]*>|<html\b[^>]*>", re.IGNORECASE)
+_BASE = '<base target="_blank">'
+
+
+def _mailbox_path():
+    if not settings.DEBUG:
+        raise Http404
+    return maildir_path()
+
+
+def _with_links_in_new_tabs(html: str) -> str:
+    """``html`` with a <base target="_blank"> in its head: a link followed inside the
+    iframe would meet the site's X-Frame-Options and stay sandboxed."""
+    match = _HEAD.search(html)
+    at = match.end() if match else 0
+    return html[:at] + _BASE + html[at:]
+
+
+@require_GET
+def mailbox(request, key=None):
+    path = _mailbox_path()
+    messages = stored_messages(path) if path else []
+    recipients = sorted({m.to for m in messages})
+    to = request.GET.get("to", "").strip()
+    if to:
+        messages = [m for m in messages if to.lower() in m.to.lower()]
+    current = None
+    if key is not None:
+        current = stored_message(path, key) if path else None
+        if current is None:
+            raise Http404
+    context = {
+        "path": path,
+        "stored": messages,
+        "to": to,
+        "recipients": recipients,
+        "current": current,
+        "current_html": _with_links_in_new_tabs(current.html) if current and current.html else "",
+    }
+    return render(request, "mailbox.html", context)

@@ -1,0 +1,100 @@
+"""One-click answer links: GET shows, POST acts; bad links change nothing."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import signing
+from django.urls import reverse
+
+from games.models import Game, Seat
+from games.selectors import game_state
+from games.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
+
+from .conftest import awaited
+
+
+@pytest.fixture
+def ana_seat(game):
+    return Seat.objects.get(game=game, position=0)
+
+
+def link(seat, command, version=None):
+    version = awaited(seat.game)[seat.player][1] if version is None else version
+    return reverse("answer", args=[answer_token(seat, version, command)])
+
+
+def version_of(game):
+    return Game.objects.get(pk=game.pk).version
+
+
+def test_get_shows_the_answer_and_changes_nothing(client, game, ana_seat):
+    before = version_of(game)
+    response = client.get(link(ana_seat, {"act": "income"}))
+    assert response.status_code == 200
+    assert "Confirm" in response.content.decode()
+    assert version_of(game) == before
+
+
+def test_post_plays_the_answer_without_signing_in(client, game, ana_seat):
+    url = link(ana_seat, {"act": "income"})
+    response = client.post(url)
+    assert response.status_code == 200 and "Done" in response.content.decode()
+    game.refresh_from_db()
+    assert game_state(game).by_name["p1"].coins == 3
+
+
+def test_a_used_link_says_the_decision_passed(client, game, ana_seat):
+    url = link(ana_seat, {"act": "income"})
+    client.post(url)
+    before = version_of(game)
+    for response in (client.get(url), client.post(url)):
+        assert response.status_code == 409
+        assert "already passed" in response.content.decode()
+    assert version_of(game) == before
+
+
+def test_a_forged_link_is_refused(client, game, ana_seat):
+    url = link(ana_seat, {"act": "income"})
+    forged = url.replace("income", "incomf")
+    before = version_of(game)
+    response = client.post(forged[:-3] + "abc/")
+    assert response.status_code == 400 and "not valid" in response.content.decode()
+    assert version_of(game) == before
+
+
+def test_an_edited_answer_in_a_link_is_refused(client, game, ana_seat):
+    token = answer_token(ana_seat, awaited(game)["p1"][1], {"act": "income"})
+    payload, signature = token.rsplit(":", 1)
+    tampered = signing.dumps({"g": game.pk, "s": ana_seat.pk, "v": 0, "c": {"act": "tax"}}, salt="other")
+    for bad in (tampered, payload + ":" + "x" * len(signature)):
+        assert client.post(reverse("answer", args=[bad])).status_code == 400
+    assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2
+
+
+def test_an_expired_link_is_refused(client, game, ana_seat, monkeypatch):
+    url = link(ana_seat, {"act": "income"})
+    monkeypatch.setattr("games.tokens.ANSWER_MAX_AGE", timedelta(seconds=-1))
+    response = client.post(url)
+    assert response.status_code == 400 and "expired" in response.content.decode()
+    assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2
+
+
+def test_a_link_for_another_seat_cannot_act_for_this_one(client, game):
+    ben = Seat.objects.get(game=game, position=1)
+    # Ben's link names Ben's seat: it can only ever answer for Ben, who is not awaited.
+    response = client.post(link(ben, {"act": "income"}, version=awaited(game)["p1"][1]))
+    assert response.status_code == 409
+    assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2
+
+
+def test_an_illegal_answer_gets_a_clear_message(client, game, ana_seat):
+    response = client.post(link(ana_seat, {"act": "coup", "target": "p2"}))
+    assert response.status_code == 409 and "7 coins" in response.content.decode()
+
+
+def test_reply_addresses_are_signed_per_seat(game, ana_seat):
+    address = reply_address(ana_seat)
+    assert read_reply_address(address) == (game.pk, 0)
+    assert read_reply_address(re.sub(r"\.0\.", ".1.", address)) is None
+    assert read_reply_address("play@localhost") is None

@@ -1,0 +1,137 @@
+"""Deadlines and reminders with a real Celery worker process, Redis and SMTP."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import services, tasks
+from games.models import Game
+from games.selectors import game_state
+from tests.worker import wait_for
+
+from .conftest import awaited, make_user
+
+
+@pytest.fixture
+def players(transactional_db):
+    return make_user("ana"), make_user("ben"), make_user("cai")
+
+
+def start(players, seconds=3600, reminders=True):
+    ana, ben, cai = players
+    game = services.game_create(
+        host=ana, variants=[], seat_count=3, turn_seconds=seconds, response_seconds=seconds, reminders=reminders,
+        first=Game.First.HOST,
+    )
+    for user in (ben, cai):
+        services.seat_join(game=game, user=user, join_token=game.join_token)
+    return services.game_start(game=game, by=ana)
+
+
+def fresh(game):
+    return Game.objects.get(pk=game.pk)
+
+
+def make_due(game):
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_short_deadline_expires_on_time_and_applies_the_default(players, celery_worker, smtp):
+    game = start(players, seconds=2)
+    version = fresh(game).version
+    moved = wait_for(lambda: fresh(game).version > version and fresh(game), timeout=30)
+    assert game_state(moved).by_name["p1"].coins == 3  # the default turn: Income
+    assert awaited(moved)["p2"][0] == "turn"
+
+
+def test_the_minute_sweep_expires_a_long_deadline(players, celery_worker):
+    game = start(players)
+    version = fresh(game).version
+    make_due(game)
+    tasks.sweep_deadlines.delay()
+    wait_for(lambda: fresh(game).version > version)
+    assert game_state(fresh(game)).by_name["p1"].coins == 3
+
+
+def drain(players, celery_worker):
+    """Wait until the worker has processed every task queued so far: with one solo
+    worker taking one task at a time, a marker queued last is processed last."""
+    marker = start(players_copy(players))
+    version = fresh(marker).version
+    make_due(marker)
+    tasks.expire_deadline.delay(marker.pk, version)
+    wait_for(lambda: fresh(marker).version > version)
+
+
+def players_copy(players):
+    """Three more players (a user has one seat per game, and markers need fresh games)."""
+    suffix = str(Game.objects.count())
+    return tuple(make_user(user.username + suffix) for user in players)
+
+
+def test_duplicate_expiry_tasks_change_nothing(players, celery_worker):
+    game = start(players)
+    version = fresh(game).version
+    make_due(game)
+    for _ in range(3):
+        tasks.expire_deadline.delay(game.pk, version)
+    tasks.sweep_deadlines.delay()
+    drain(players, celery_worker)
+    game = fresh(game)
+    assert game_state(game).by_name["p1"].coins == 3  # one Income, not several
+    assert game.events.filter(type="coup.turn.started").count() == 2  # Ana's turn, then Ben's
+
+
+def test_an_answer_racing_the_expiry_gives_one_outcome(players, celery_worker):
+    for round_number in range(3):
+        game = start(players_copy(players) if round_number else players)
+        host = game.host
+        version = fresh(game).version
+        make_due(game)
+        outcome = {}
+
+        def answer():
+            try:
+                services.decision_submit(game=game, user=host, command={"act": "tax"}, version=version)
+                outcome["answer"] = "played"
+            except services.DecisionPassed:
+                outcome["answer"] = "passed"
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=answer)
+        tasks.expire_deadline.delay(game.pk, version)
+        thread.start()
+        thread.join()
+        drain(players, celery_worker)
+        game = fresh(game)
+        declared = list(game.events.filter(type="coup.action.declared").values_list("payload__data__action", flat=True))
+        # Either Ana's Tax was played (and the expiry found the game moved on), or the
+        # expiry played her default Income (and her Tax was told it came too late).
+        assert declared == (["tax"] if outcome["answer"] == "played" else ["income"])
+        assert list(game.events.values_list("seq", flat=True)) == list(range(game.version))
+
+
+def test_a_reminder_is_sent_once(players, celery_worker, smtp):
+    game = start(players, seconds=3600)
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(minutes=10))
+    tasks.send_reminders.delay()
+    tasks.send_reminders.delay()
+    reminder = smtp.wait_for(to="ana@example.com", subject_contains=f"#{game.pk}", count=2, timeout=30)
+    drain(players, celery_worker)
+    tasks.send_reminders.delay()
+    drain(players, celery_worker)
+    reminders = [m for m in smtp.to("ana@example.com") if "Reminder" in m.text]
+    assert len(reminders) == 1 and reminder
+    assert [m for m in smtp.to("ben@example.com") if "Reminder" in m.text] == []
+
+
+def test_no_reminder_when_the_game_has_them_off(players, celery_worker, smtp):
+    game = start(players, seconds=3600, reminders=False)
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(minutes=10))
+    tasks.send_reminders.delay()
+    drain(players, celery_worker)
+    assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.text] == []

@@ -1,0 +1,121 @@
+"""Notification emails, sent over real SMTP: content, threading, headers, language."""
+
+import pytest
+from celery.exceptions import Retry
+
+from accounts.models import EmailMode, profile_of
+from games import services
+from games.models import Game
+from games.selectors import game_state
+from games.tokens import read_reply_address
+
+from .conftest import awaited, make_user, started_game
+
+
+def start_with_emails(django_capture_on_commit_callbacks, *users, **options):
+    with django_capture_on_commit_callbacks(execute=True):
+        return started_game(*users, **options)
+
+
+@pytest.fixture
+def named(ana, ben, cai):
+    for user, name in ((ana, "Ana"), (ben, "Ben"), (cai, "Cai")):
+        profile = profile_of(user)
+        profile.display_name = name
+        profile.save()
+    return ana, ben, cai
+
+
+def test_the_first_player_is_asked_and_the_others_told_the_game_started(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    [to_ana] = smtp.to("ana@example.com")
+    assert "it is your move" in to_ana.text and f"Coup #{game.pk}" in to_ana.subject
+    hand = game_state(game).by_name["p1"].hand
+    assert all(card.capitalize() in to_ana.text for card in hand)
+    assert any("/a/" in link for link in to_ana.links)
+    assert "has started" in smtp.to("ben@example.com")[0].text
+    assert "has started" in smtp.to("cai@example.com")[0].text
+
+
+def test_a_decision_email_hides_other_hands(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    state = game_state(game)
+    mail = smtp.to("ana@example.com")[0]
+    for other in ("p2", "p3"):
+        hidden = set(state.by_name[other].hand) - set(state.by_name["p1"].hand)
+        for card in hidden:
+            assert f'data-card="{card}"' not in mail.html
+    # The email names only Ana's own cards in her hand line.
+    hand_line = next(line for line in mail.text.splitlines() if line.startswith("Your hand:"))
+    for card in {"duke", "assassin", "captain", "ambassador", "contessa"} - set(state.by_name["p1"].hand):
+        assert card.capitalize() not in hand_line
+
+
+def test_emails_thread_and_carry_unsubscribe_headers(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    first, second = smtp.to("ben@example.com")
+    thread = f"<game-{game.pk}@localhost>"
+    for mail in (first, second):
+        message = mail.message
+        assert message["In-Reply-To"] == thread and thread in message["References"]
+        assert message["Message-ID"] and message["Message-ID"] != thread
+        assert message["List-Unsubscribe"].startswith("<http") and "/unsubscribe/" in message["List-Unsubscribe"]
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert mail.text and mail.html
+    assert first.subject == second.subject  # one subject per game, so every client threads them
+    assert first.message["Message-ID"] != second.message["Message-ID"]
+    assert read_reply_address(second.message["Reply-To"]) == (game.pk, 1)
+    assert "Ana took Income" in second.text or "Ana" in second.text
+
+
+def test_emails_are_in_the_players_language(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    profile = profile_of(ana)
+    profile.language = "es"
+    profile.save()
+    start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    assert "te toca" in smtp.to("ana@example.com")[0].text.lower() or "tu turno" in smtp.to("ana@example.com")[0].text.lower()
+    assert "has started" in smtp.to("ben@example.com")[0].text
+
+
+def test_email_preferences_are_honoured(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    for user, mode in ((ben, EmailMode.NONE), (cai, EmailMode.DIGEST)):
+        profile = profile_of(user)
+        profile.email_mode = mode
+        profile.save()
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
+    assert smtp.to("ben@example.com") == []
+    assert [m for m in smtp.to("cai@example.com") if "your move" in m.text] == []
+
+
+def test_one_click_unsubscribe_follows_rfc_8058(named, smtp, client, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    url = smtp.to("ben@example.com")[0].message["List-Unsubscribe"].strip("<>")
+    path = url.split("://", 1)[1].split("/", 1)[1]
+    assert client.get("/" + path).status_code == 200
+    assert profile_of(ben).email_mode == EmailMode.EVERY  # GET changes nothing
+    response = client.post("/" + path, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    ben.profile.refresh_from_db()
+    assert ben.profile.email_mode == EmailMode.NONE
+
+
+def test_a_failed_send_never_breaks_a_move(named, settings, django_capture_on_commit_callbacks):
+    """With the SMTP server unreachable, the move is stored and Celery schedules the
+    email again (eagerly run here, the retry surfaces as ``Retry``)."""
+    ana, ben, cai = named
+    game = started_game(ana, ben, cai)
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {"host": "127.0.0.1", "port": 9, "timeout": 2}}}
+    with pytest.raises(Retry, match="Connection refused"), django_capture_on_commit_callbacks(execute=True):
+        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    game.refresh_from_db()
+    assert game_state(game).by_name["p1"].coins == 3 and game.status == Game.Status.ACTIVE
