@@ -3,11 +3,13 @@
 Everything that differs between a laptop and production comes from the
 environment (see README.md, "Configuration"). With no environment at all the
 service runs embedded: DEBUG on, SQLite in the project root, an in-memory cache,
-Celery tasks run eagerly, and emails written as files under var/mailbox/.
+a Celery broker in a folder under var/broker/ (`make run` starts the worker), and
+emails stored in the Maildir var/mailbox/, listed at /mailbox/.
 """
 
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -107,6 +109,8 @@ CELERY_BEAT_SCHEDULE = {
     # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
+    # Players who chose the daily digest get it once a day at DIGEST_HOUR (UTC).
+    "send-digests": {"task": "games.tasks.send_digests", "schedule": crontab(minute=0, hour=env_int("DIGEST_HOUR", 7))},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -162,7 +166,7 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
-# Email: SMTP when EMAIL_HOST is set, otherwise one file per message in var/mailbox/.
+# Email: SMTP when EMAIL_HOST is set, otherwise stored in the Maildir var/mailbox/.
 MAILERS = {"default": mailer_config(BASE_DIR)}
 # The site's public address, for links in emails.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")

@@ -242,3 +242,35 @@ UPDATE_EMAILS = {
     "eliminated": send_eliminated,
     "finished": send_finished,
 }
+
+
+def send_digest(user_id: int) -> bool:
+    """The daily digest: one email listing the games waiting for a player who chose
+    it (each game's number, players, the decision awaited, its deadline and a link).
+    Sends nothing, and returns False, when the player chose other emails or no game
+    waits for them."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.select_related("profile").get(pk=user_id)
+    profile = profile_of(user)
+    if profile.email_mode != EmailMode.DIGEST:
+        return False
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).select_related("game")
+    with translation.override(profile.language):
+        waiting = []
+        for seat in seats.order_by("game__deadline_at", "game_id"):
+            awaited = {player: kind for player, kind, _version in GAMES[seat.game.kind].awaiting(game_state(seat.game))}
+            if seat.player in awaited:
+                waiting.append(
+                    {
+                        **_game_context(seat.game),
+                        "waits_for": labels.decision_prompt(awaited[seat.player]),
+                        "deadline": seat.game.deadline_at,
+                        "paused": seat.game.paused_remaining is not None,
+                    }
+                )
+    if not waiting:
+        return False
+    context = {"name": profile.name, "games": waiting, "home_url": absolute(reverse("home"))}
+    _send("digest", user.email, context, language=profile.language, user=user)
+    return True

@@ -71,3 +71,35 @@ def send_update(name: str, *arguments) -> None:
 @shared_task(ignore_result=True, **EMAIL_RETRY)
 def announce_extension(game_id: int, seat_id: int) -> None:
     emails.send_extension(game_id, seat_id)
+
+
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    """Once a day (beat): queue a digest for every player who chose one and sits at a
+    game in play (``emails.send_digest`` skips those no game waits for). Each player
+    is first claimed for the day in the shared cache, so a repeated or redelivered
+    run sends nobody a second digest."""
+    from django.core.cache import cache
+
+    from accounts.models import EmailMode
+
+    from .models import Seat
+
+    day = timezone.now().date().isoformat()
+    user_ids = (
+        Seat.objects.filter(game__status=Game.Status.ACTIVE, user__profile__email_mode=EmailMode.DIGEST)
+        .order_by("user_id")  # not Seat's default ordering, which would defeat distinct()
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    queued = 0
+    for user_id in user_ids:
+        if cache.add(f"digest:{day}:{user_id}", True, timeout=2 * 24 * 3600):
+            send_digest.delay(user_id)
+            queued += 1
+    return queued
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_digest(user_id: int) -> None:
+    emails.send_digest(user_id)

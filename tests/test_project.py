@@ -118,7 +118,7 @@ def test_without_redis_url_the_cache_is_local_memory():
 
 def test_without_email_host_emails_are_written_to_the_mailbox_folder():
     config = mailer_config(ROOT, environ={})
-    assert config["BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert config["BACKEND"] == "coupsite.mailbox.EmailBackend"
     assert Path(config["OPTIONS"]["file_path"]) == ROOT / "var" / "mailbox"
 
 

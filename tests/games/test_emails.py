@@ -119,3 +119,15 @@ def test_a_failed_send_never_breaks_a_move(named, settings, django_capture_on_co
         services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     game.refresh_from_db()
     assert game_state(game).by_name["p1"].coins == 3 and game.status == Game.Status.ACTIVE
+
+
+def test_eliminated_and_finished_players_are_told(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_resign(game=game, user=cai)
+    assert any("out of the game" in m.text for m in smtp.to("cai@example.com"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_resign(game=game, user=ben)
+    for address in ("ana@example.com", "ben@example.com", "cai@example.com"):
+        assert any("The game is over: Ana wins." in m.text for m in smtp.to(address)), address

@@ -186,3 +186,30 @@ def test_a_table_shows_only_what_the_seat_may_see(game, ben):
     for event in table["events"]:
         if event["type"] == "coup.hand.dealt" and event["data"]["player"] != "p2":
             assert "cards" not in event["data"]
+
+
+def test_the_host_pauses_and_resumes_the_clock(game, ana, ben):
+    game.refresh_from_db()
+    with pytest.raises(services.ServiceError, match="Only the host"):
+        services.game_pause(game=game, by=ben)
+    services.game_pause(game=game, by=ana)
+    game.refresh_from_db()
+    assert game.deadline_at is None and game.paused_remaining > timedelta(0)
+    assert services.deadline_expire(game=game, version=game.version) is False  # nothing expires while paused
+    services.game_resume(game=game, by=ana)
+    game.refresh_from_db()
+    assert game.paused_remaining is None and game.deadline_at > timezone.now()
+    with pytest.raises(services.ServiceError, match="not paused"):
+        services.game_resume(game=game, by=ana)
+
+
+def test_a_player_gets_more_time_once(game, ana, ben):
+    game.refresh_from_db()
+    with pytest.raises(services.ServiceError, match="not waiting for you"):
+        services.time_extend(game=game, user=ben)
+    before = game.deadline_at
+    services.time_extend(game=game, user=ana)
+    game.refresh_from_db()
+    assert game.deadline_at - before == timedelta(seconds=game.deadline_seconds)
+    with pytest.raises(services.ServiceError, match="already had"):
+        services.time_extend(game=game, user=ana)
