@@ -1,5 +1,6 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
-#   make run    start the site on http://127.0.0.1:8000 (SQLite, no Redis)
+#   make run    start the site on http://127.0.0.1:8000 and a Celery worker (SQLite, no Redis;
+#               emails at http://127.0.0.1:8000/mailbox/)
 #   make test   run the test suite (PostgreSQL + Redis on localhost by default;
 #               installs Debian's chromium for the browser tests when missing)
 #   make bench  time the rules engine
@@ -61,9 +62,17 @@ chromium:
 		"$(CHROMIUM)" --version; \
 	fi
 
+# The web server and, beside it, a Celery worker with beat: it runs the deadlines
+# (ETA tasks and the minute sweep), the emails and the daily digest. Without REDIS_URL
+# its broker is the folder var/broker/. Ctrl-C (or either one exiting) stops both.
 run: $(VENV)/.installed
 	$(VENV_PY) manage.py migrate --noinput
-	$(VENV_PY) manage.py runserver 127.0.0.1:8000
+	@mkdir -p var
+	@pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	$(VENV)/bin/celery -A coupsite worker --beat --pool=solo -l info \
+		--schedule var/celerybeat-schedule --without-gossip --without-mingle & pids=$$!; \
+	$(VENV_PY) manage.py runserver 127.0.0.1:8000 & pids="$$pids $$!"; \
+	wait -n
 
 # DATABASE_URL / REDIS_URL from the environment win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.

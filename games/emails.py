@@ -274,3 +274,34 @@ def send_digest(user_id: int) -> bool:
     context = {"name": profile.name, "games": waiting, "home_url": absolute(reverse("home"))}
     _send("digest", user.email, context, language=profile.language, user=user)
     return True
+
+
+def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = "") -> None:
+    """Tell a player that the reply they wrote (``line``, its first line) was not
+    played: what we read, why (``problem``, already in their language), and the
+    answers legal now, each as written in a reply and with its label."""
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    game = seat.game
+    language = profile_of(seat.user).language
+    with translation.override(language):
+        table = table_for(game, seat.user)
+        names = table["names"]
+        answers, prompt = [], ""
+        if table["options"]:
+            kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
+            ctx = labels.Context(table["view"], seat.player, names, game.variants)
+            prompt = labels.decision_prompt(kind)
+            answers = [
+                {"word": reply_word(option, names), "label": labels.option_label(option, ctx, kind)}
+                for option in table["options"]
+            ]
+        context = {
+            **_game_context(game),
+            "name": names[seat.player],
+            "line": line,
+            "problem": problem,
+            "reading": reading,
+            "prompt": prompt,
+            "answers": answers,
+        }
+    _send("reply-unclear", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))

@@ -196,6 +196,7 @@ def test_three_players_sign_up_invite_and_play_to_a_winner(new_page, live_server
     else:
         raise AssertionError(f"no winner after {STEP_CAP} answers; moves: {driver.log}")
 
+    print(f"game #{game.pk} in {len(driver.log)} answers: " + "; ".join(driver.log))
     assert driver.block_done and driver.challenge, f"no block or no challenge was played: {driver.log}"
     assert phone_checked, "Cai never had a decision to show on the phone"
 

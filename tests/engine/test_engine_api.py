@@ -150,3 +150,29 @@ def test_a_snapshot_restores_the_same_state(table, dealer):
     restored = COUP.load(COUP.dump(state))
     assert snapshot(restored) == snapshot(state)
     COUP.play(restored, "ben", {"act": "block", "as": "captain"}, dealer)
+
+
+def test_a_standing_answer_proves_at_once_when_able(table, dealer):
+    state, _ = table
+    COUP.set_standing_answers(state, "ana", prove=True, lose_first=[], dealer=dealer)
+    COUP.play(state, "ana", {"act": "tax"}, dealer)
+    COUP.play(state, "ben", {"act": "challenge"}, dealer)
+    assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "lose")]  # Ana proved without being asked
+
+
+def test_a_standing_answer_concedes_at_once_when_unable(table, dealer):
+    """Both branches answer at once, so the speed of the answer reveals nothing."""
+    state, _ = table
+    COUP.set_standing_answers(state, "ana", prove=True, lose_first=["duke"], dealer=dealer)
+    COUP.play(state, "ana", {"act": "exchange"}, dealer)
+    COUP.play(state, "ben", {"act": "challenge"}, dealer)
+    ana = state.by_name["ana"]
+    assert ana.revealed == ["duke"] and ana.hand == ["contessa"]  # conceded, then gave up the Duke first
+    assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "turn")]
+
+
+def test_standing_answers_are_private_to_their_player(table, dealer):
+    state, events = table
+    new = COUP.set_standing_answers(state, "ana", prove=True, lose_first=["duke"], dealer=dealer)
+    assert "prove" not in new[0].visible_to("ben") and new[0].visible_to("ana")["lose_first"] == ["duke"]
+    assert snapshot(COUP.load(COUP.dump(state))) == snapshot(state)

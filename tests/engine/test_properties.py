@@ -84,6 +84,12 @@ def test_random_playouts_keep_every_invariant(game):
     names = [f"p{i}" for i in range(players)]
     events = COUP.setup(dealer=dealer, players=names, variants=variants, first=rng.choice(names))
     state = replay("coup", events)
+    for name in names:
+        if rng.random() < 0.3:
+            cards = list(characters_in_play(variants))
+            events += COUP.set_standing_answers(
+                state, name, prove=rng.random() < 0.5, lose_first=rng.sample(cards, rng.randint(0, 2)), dealer=dealer
+            )
     deck = full_deck(variants, players)
     decisions = 0
     while not COUP.is_over(state):

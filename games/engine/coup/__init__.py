@@ -42,6 +42,10 @@ class CoupGame:
         return Flow(state, dealer or LiveDealer()).resign(player)
 
     @staticmethod
+    def set_standing_answers(state: CoupState, player: str, *, prove: bool, lose_first: list, dealer=None) -> list:
+        return Flow(state, dealer or LiveDealer()).set_standing_answers(player, prove, lose_first)
+
+    @staticmethod
     def timeout(state: CoupState, dealer=None) -> list:
         return Flow(state, dealer or LiveDealer()).timeout()
 

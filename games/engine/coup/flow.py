@@ -98,7 +98,42 @@ class Flow:
         if version is not None and version != decision.id:
             raise IllegalMove(_("That decision has already passed."))
         HANDLERS[kind](self, state.by_name[name], command)
+        self.standing_answers()
         return self.events
+
+    def set_standing_answers(self, name: str, prove: bool, lose_first: list) -> list[Event]:
+        """``name``'s standing answers: always prove a challenged claim when able
+        (else concede at once), and give up these cards first when losing an
+        influence. Private to the player; applied at once, including to a
+        decision awaited now."""
+        state = self.state
+        if name not in state.by_name:
+            raise IllegalMove(_("There is no player called {player} in this game."), player=name)
+        if any(card not in state.table.characters for card in lose_first):
+            raise IllegalMove(_("Name only characters of the deck in play."))
+        self.emit("coup.standing.set", {"player": name}, {"prove": bool(prove), "lose_first": list(lose_first)}, (name,))
+        if state.winner is None:
+            self.standing_answers()
+        return self.events
+
+    def standing_answers(self):
+        """Answer at once every awaited decision a standing answer covers. It answers
+        in both branches (prove or concede; a listed card or another), so how soon a
+        decision is answered never tells anything about a hand."""
+        state = self.state
+        while state.standing:
+            found = next(
+                (
+                    (name, decision, answer)
+                    for name, decision in state.awaiting.items()
+                    if (answer := standing_answer(state, name, decision.kind, self.dealer)) is not None
+                ),
+                None,
+            )
+            if found is None:
+                return
+            name, decision, answer = found
+            HANDLERS[decision.kind](self, state.by_name[name], answer)
 
     def timeout(self) -> list[Event]:
         """Every decision awaited now gets its default answer, in seat order."""
@@ -144,6 +179,7 @@ class Flow:
                 self.run(_resigned_claimant_step(state))
             else:
                 self.run(RESIGNED_CONTINUATION.get(decision.kind, state.step))
+        self.standing_answers()
         return self.events
 
     # ---- shared procedures -------------------------------------------------------
@@ -244,6 +280,20 @@ def default_answer(state: CoupState, name: str, dealer) -> dict:
     elif kind == "draft":
         command.update(act="draft_keep", card=dealer.pick(player.hand))
     return command
+
+
+def standing_answer(state: CoupState, name: str, kind: str, dealer) -> dict | None:
+    """The answer ``name``'s standing answers give to a ``kind`` decision, if any."""
+    standing = state.standing.get(name)
+    if not standing:
+        return None
+    player = state.by_name[name]
+    if kind == "challenged" and standing["prove"]:
+        return {"act": "prove" if can_prove(state, player) else "concede"}
+    if kind == "lose" and standing["lose_first"]:
+        card = next((card for card in standing["lose_first"] if card in player.hand), None)
+        return {"act": "lose", "card": card or dealer.pick(player.hand)}
+    return None
 
 
 def challenged_claim(state: CoupState):

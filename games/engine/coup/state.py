@@ -77,7 +77,7 @@ class Estate:
 class CoupState:
     __slots__ = (
         "players", "by_name", "variants", "table", "court", "aside", "reserve", "turn", "first",
-        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated", "living", "clockwise",
+        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated", "living", "standing", "clockwise",
     )
 
     def __init__(self):
@@ -99,6 +99,7 @@ class CoupState:
         self.seq = 0  # events applied
         self.eliminated = 0  # players eliminated so far
         self.living = 0  # players still in the game
+        self.standing: dict[str, dict] = {}  # a player's standing answers (private to them)
         self.clockwise: list[tuple[Player, ...]] = []  # by seat: everyone else, clockwise from that seat
 
     def alive(self) -> list[Player]:
@@ -138,6 +139,7 @@ def to_json(state: CoupState) -> dict:
         "seq": state.seq,
         "eliminated": state.eliminated,
         "living": state.living,
+        "standing": {name: dict(answers) for name, answers in state.standing.items()},
     }
 
 
@@ -169,6 +171,7 @@ def from_json(data: dict) -> CoupState:
             setattr(estate, name, list(value) if isinstance(value, list) else value)
         state.estate = estate
     state.winner, state.seq, state.eliminated, state.living = data["winner"], data["seq"], data["eliminated"], data["living"]
+    state.standing = {name: dict(answers) for name, answers in data.get("standing", {}).items()}
     return state
 
 
@@ -354,6 +357,10 @@ def _resigned(state, data, secret):
     state.awaiting.pop(data["player"], None)
 
 
+def _standing_set(state, data, secret):
+    state.standing[data["player"]] = {"prove": secret["prove"], "lose_first": list(secret["lose_first"])}
+
+
 def _game_won(state, data, secret):
     state.winner = data["player"]
     state.awaiting = {}
@@ -397,6 +404,7 @@ APPLY = {
     "coup.inheritance.claim_lost": _claim_lost,
     "coup.inheritance.settled": _inheritance_settled,
     "coup.player.resigned": _resigned,
+    "coup.standing.set": _standing_set,
     "coup.game.won": _game_won,
 }
 

@@ -1,0 +1,212 @@
+"""The local mailbox (Maildir backend and its DEBUG-only page) and the daily digest."""
+
+import html
+import importlib
+import mailbox
+import re
+import uuid
+from urllib.parse import urlparse
+
+import pytest
+from django.core import mail
+from django.core.mail import EmailMultiAlternatives
+from django.urls import Resolver404, clear_url_caches, resolve
+
+import coupsite.urls
+from accounts.models import EmailMode, profile_of
+from games import emails, tasks
+
+from .conftest import make_user, started_game
+
+MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
+
+
+@pytest.fixture
+def maildir(settings, tmp_path):
+    """Send this test's email to a Maildir of its own, as the embedded default does."""
+    path = tmp_path / "mailbox"
+    settings.MAILERS = {"default": {"BACKEND": MAILDIR_BACKEND, "OPTIONS": {"file_path": str(path)}}}
+    return path
+
+
+def _routes_for(settings, debug: bool):
+    settings.DEBUG = debug
+    importlib.reload(coupsite.urls)
+    clear_url_caches()
+
+
+@pytest.fixture
+def debug_on(settings):
+    """DEBUG on, with the URLs coupsite/urls.py declares then; as before afterwards."""
+    before = settings.DEBUG
+    _routes_for(settings, True)
+    yield
+    _routes_for(settings, before)
+
+
+@pytest.fixture
+def debug_off(settings):
+    before = settings.DEBUG
+    _routes_for(settings, False)
+    yield
+    _routes_for(settings, before)
+
+
+def _send(subject: str, to: str = "ana@example.com", html_body: str = "<p>Hello</p>"):
+    message = EmailMultiAlternatives(subject, "Hello in text", to=[to], headers={"List-Unsubscribe": "<https://x/u>"})
+    message.attach_alternative(html_body, "text/html")
+    message.send()
+
+
+# ---- the Maildir backend -------------------------------------------------------------
+
+
+def test_the_maildir_backend_stores_each_message_as_a_file(maildir):
+    _send("First")
+    _send("Second", to="ben@example.com")
+    stored = sorted(str(message["Subject"]) for message in mailbox.Maildir(maildir, create=False))
+    assert stored == ["First", "Second"]
+    assert len(list((maildir / "new").iterdir())) == 2
+
+
+# ---- the mailbox page ------------------------------------------------------------------
+
+
+def test_the_mailbox_lists_stored_emails_newest_first(maildir, debug_on, client):
+    _send("Older", to="ana@example.com")
+    _send("Newer", to="ben@example.com")
+    page = client.get("/mailbox/").content.decode()
+    assert page.index("Newer") < page.index("Older")
+    assert "ana@example.com" in page and "ben@example.com" in page
+
+
+def test_the_mailbox_shows_an_email_sandboxed_with_its_text_and_headers(maildir, debug_on, client):
+    _send("Look", html_body='<html><body><a href="http://127.0.0.1:8000/a/x/">Allow</a><script>alert(1)</script></body></html>')
+    key = re.search(r'href="/mailbox/([^"/]+)/"', client.get("/mailbox/").content.decode())[1]
+    page = client.get(f"/mailbox/{key}/").content.decode()
+    frame = re.search(r"<iframe[^>]*>", page)[0]
+    sandbox = re.search(r'sandbox="([^"]*)"', frame)[1]
+    assert "allow-scripts" not in sandbox and "allow-same-origin" not in sandbox
+    srcdoc = html.unescape(re.search(r'srcdoc="([^"]*)"', frame)[1])
+    assert '<base target="_blank">' in srcdoc and 'href="http://127.0.0.1:8000/a/x/"' in srcdoc
+    assert "<script>" not in page.replace(frame, "")  # the email's HTML is only inside srcdoc, escaped
+    assert "Hello in text" in page
+    assert "List-Unsubscribe" in page
+
+
+def test_an_unknown_message_is_not_found(maildir, debug_on, client):
+    assert client.get("/mailbox/1234.M5P6Q7.nowhere/").status_code == 404
+    assert client.get("/mailbox/..%2F..%2Fetc%2Fpasswd/").status_code == 404
+
+
+def test_a_one_click_answer_from_the_mailbox_opens_its_confirmation(
+    maildir, debug_on, client, ana, ben, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(ana, ben)
+    page = client.get("/mailbox/").content.decode()
+    keys = re.findall(r'href="/mailbox/([^"/]+)/"', page)
+    shown = [client.get(f"/mailbox/{key}/").content.decode() for key in keys]
+    decision = next(p for p in shown if "ana@example.com" in p and "/a/" in p)
+    links = re.findall(r'href="(http://[^"]+/a/[^"]+)"', html.unescape(decision))
+    confirmation = client.get(urlparse(links[0]).path)
+    assert confirmation.status_code == 200
+    assert f"/games/{game.pk}/" in confirmation.content.decode()
+
+
+def test_without_debug_the_mailbox_is_not_even_routed(maildir, debug_off, client):
+    _send("Secret")
+    with pytest.raises(Resolver404):
+        resolve("/mailbox/")
+    response = client.get("/mailbox/")
+    assert response.status_code == 404
+    assert "Secret" not in response.content.decode()
+
+
+def test_the_mailbox_view_refuses_without_debug_even_if_routed(maildir, debug_on, settings, rf):
+    from django.http import Http404
+
+    from coupsite.mailbox_views import mailbox as mailbox_view
+
+    settings.DEBUG = False
+    with pytest.raises(Http404):
+        mailbox_view(rf.get("/mailbox/"))
+
+
+# ---- the daily digest -------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_cache(settings):
+    """An empty cache of this test's own, for the digest's once-a-day claims."""
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}
+    }
+
+
+def _choose(user, mode):
+    profile = profile_of(user)
+    profile.email_mode = mode
+    profile.save()
+
+
+def _digests():
+    return [m for m in mail.outbox if "waiting for you" in m.subject]
+
+
+def test_the_digest_lists_only_the_games_waiting_for_the_player(ana, ben, cai):
+    _choose(ana, EmailMode.DIGEST)
+    waiting = started_game(ana, ben)  # the host moves first: waits for Ana
+    other = started_game(ben, ana, cai)  # waits for Ben
+    mail.outbox.clear()
+    assert emails.send_digest(ana.pk) is True
+    [digest] = _digests()
+    assert digest.to == ["ana@example.com"]
+    text = digest.body
+    html_part = digest.alternatives[0].content
+    for body in (text, html_part):
+        assert f"/games/{waiting.pk}/" in body
+        assert f"/games/{other.pk}/" not in body
+    assert f"#{waiting.pk}" in text and "choose your action" in text and "UTC" in text
+    assert "List-Unsubscribe" in digest.extra_headers
+
+
+def test_the_digest_task_writes_to_digest_players_only_and_once_a_day(fresh_cache, ana, ben, cai):
+    _choose(ana, EmailMode.DIGEST)
+    _choose(cai, EmailMode.DIGEST)
+    started_game(ana, ben)  # waits for Ana
+    started_game(ben, cai)  # waits for Ben, who chose every email: no digest
+    mail.outbox.clear()
+    tasks.send_digests()
+    assert [m.to for m in _digests()] == [["ana@example.com"]]  # and none to Cai, whom nothing waits for
+    tasks.send_digests()
+    assert len(_digests()) == 1
+
+
+def test_no_digest_when_no_game_waits(ana, ben):
+    _choose(ben, EmailMode.DIGEST)
+    started_game(ana, ben)
+    mail.outbox.clear()
+    assert emails.send_digest(ben.pk) is False
+    assert _digests() == []
+
+
+def test_no_digest_for_players_who_chose_every_email_or_none(ana, ben):
+    started_game(ana, ben)
+    for mode in (EmailMode.EVERY, EmailMode.NONE):
+        _choose(ana, mode)
+        mail.outbox.clear()
+        assert emails.send_digest(ana.pk) is False
+        assert _digests() == []
+
+
+def test_the_digest_is_written_in_the_players_language(ana, ben):
+    _choose(ana, EmailMode.DIGEST)
+    profile = profile_of(ana)
+    profile.language = "es"
+    profile.save()
+    started_game(ana, ben)
+    mail.outbox.clear()
+    emails.send_digest(ana.pk)
+    [message] = mail.outbox
+    assert message.subject == "Coup: una partida te está esperando"
