@@ -1,10 +1,14 @@
-"""Pages follow the signed-in player's chosen language.
+"""Pages follow the signed-in player's chosen language and time zone.
 
 Runs after AuthenticationMiddleware: LocaleMiddleware has already picked a language
-from the cookie or the browser, and a signed-in user's profile overrides it.
+from the cookie or the browser, and a signed-in user's profile overrides it. The
+profile's time zone is active for the request (one query reads both), so every date
+a page shows is in the player's zone; anyone else sees UTC.
 """
 
-from django.utils import translation
+import zoneinfo
+
+from django.utils import timezone, translation
 
 from accounts.models import Profile
 
@@ -15,11 +19,20 @@ class ProfileLanguageMiddleware:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
+        timezone.deactivate()  # a thread serves many users: start from UTC
         if user is not None and user.is_authenticated:
-            language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+            language, zone = Profile.objects.filter(user=user).values_list("language", "time_zone").first() or (None, None)
             if language and translation.check_for_language(language):
                 translation.activate(language)
                 request.LANGUAGE_CODE = translation.get_language()
-        response = self.get_response(request)
+            if zone:
+                try:
+                    timezone.activate(zoneinfo.ZoneInfo(zone))
+                except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                    pass  # a zone this system no longer knows: UTC
+        try:
+            response = self.get_response(request)
+        finally:
+            timezone.deactivate()
         response.headers.setdefault("Content-Language", translation.get_language())
         return response

@@ -1,6 +1,10 @@
-"""A player's profile: the name shown at the table and the language of pages and emails."""
+"""A player's profile: the name shown at the table, the language and time zone of
+pages and emails, and the standing answers the engine gives for them (RULES.md §1)."""
+
+import zoneinfo
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -9,6 +13,16 @@ class EmailMode(models.TextChoices):
     EVERY = "every", _("An email for every decision")
     DIGEST = "digest", _("One daily digest of the games waiting for me")
     NONE = "none", _("No emails")
+
+
+def validate_time_zone(value: str) -> None:
+    """An IANA time zone name known to this system ("Europe/Madrid", "UTC")."""
+    if value not in available_time_zones():
+        raise ValidationError(_("Choose a time zone from the list."), code="time_zone")
+
+
+def available_time_zones() -> set[str]:
+    return zoneinfo.available_timezones() | {"UTC"}
 
 
 class Profile(models.Model):
@@ -22,6 +36,20 @@ class Profile(models.Model):
     email_mode = models.CharField(
         _("emails"), max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY,
         help_text=_("When to write to you about your games."),
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone],
+        help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
+    )
+    # Standing answers (RULES.md §1): the engine answers for the player at once, in
+    # both branches, so how soon a decision is answered reveals nothing of a hand.
+    always_prove = models.BooleanField(
+        _("always prove when I can"), default=False,
+        help_text=_("When a claim of yours is challenged, show the card at once if you hold it, and concede at once if you don't."),
+    )
+    lose_first = models.JSONField(
+        _("the cards I give up first"), default=list, blank=True,
+        help_text=_("Character ids in order: when you lose an influence, the first of them you hold is given up at once."),
     )
 
     class Meta:

@@ -1,4 +1,5 @@
-"""The profile page, and a language switch that remembers the choice in the profile."""
+"""The profile page (with the standing answers, given at once to the engine of
+every game in play), and a language switch that remembers the choice in the profile."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -11,6 +12,7 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm
 from accounts.models import profile_of
+from games.services import standing_answers_set
 
 
 @login_required
@@ -20,6 +22,8 @@ def profile(request):
         form = ProfileForm(request.POST, instance=instance)
         if form.is_valid():
             form.save()
+            if form.standing_answers_changed:
+                standing_answers_set(user=request.user)
             translation.activate(instance.language)
             messages.success(request, _("Your profile is saved."))
             response = redirect("profile")

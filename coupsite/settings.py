@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    "anymail",
     "accounts",
     "games",
 ]
@@ -175,6 +176,10 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 REPLY_ADDRESS = env_str("REPLY_ADDRESS", "play@localhost")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Coup by email <coup@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Replies may also arrive from an ESP through django-anymail's inbound webhook,
+# /anymail/<esp>/inbound/ (games/inbound.py); the ESP must send the HTTP basic
+# auth "user:password" set here.
+ANYMAIL = {"WEBHOOK_SECRET": env_str("ANYMAIL_WEBHOOK_SECRET")}
 
 # HTTPS hardening, on by default in production. Set HTTPS=0 only when serving
 # plain HTTP on purpose (e.g. trying the docker compose stack on localhost).

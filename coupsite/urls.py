@@ -11,6 +11,8 @@ urlpatterns = [
     # Django's set_language, which also saves a signed-in player's profile language.
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
+    # Inbound email from an ESP (games/inbound.py), e.g. /anymail/postmark/inbound/.
+    path("anymail/", include("anymail.urls")),
 ]
 
 if settings.DEBUG:

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.models import EmailMode, profile_of
 
@@ -37,8 +37,14 @@ def thread_id(game: Game) -> str:
     return f"<game-{game.pk}@{_domain()}>"
 
 
-def _send(name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None) -> None:
-    with translation.override(language or settings.LANGUAGE_CODE):
+def _send(
+    name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
+    auto_submitted="auto-generated",
+) -> None:
+    # Dates in the recipient's time zone (their profile's; UTC for an invitation's
+    # address, which may have no account).
+    zone = profile_of(user).time_zone if user is not None else None
+    with translation.override(language or settings.LANGUAGE_CODE), timezone.override(zone):
         context = {**context, "site_url": settings.SITE_URL}
         if user is not None:
             context["unsubscribe_url"] = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
@@ -46,7 +52,8 @@ def _send(name: str, to: str, context: dict, *, language=None, game=None, user=N
         subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
         text = render_to_string(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
-    headers = {"Message-ID": make_msgid(domain=_domain())}
+    # Auto-Submitted (RFC 3834) keeps vacation responders from answering us.
+    headers = {"Message-ID": make_msgid(domain=_domain()), "Auto-Submitted": auto_submitted}
     if game is not None:
         headers["In-Reply-To"] = headers["References"] = thread_id(game)
     if user is not None:
@@ -304,4 +311,7 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
             "prompt": prompt,
             "answers": answers,
         }
-    _send("reply-unclear", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
+    _send(
+        "reply-unclear", seat.user.email, context, language=language, game=game, user=seat.user,
+        reply_to=reply_address(seat), auto_submitted="auto-replied",
+    )

@@ -11,7 +11,8 @@ what earlier events made public (the variants, the action being resolved).
 Duke, shuffled it into the court deck and drew a new card. Ben lost an influence:
 Captain."
 
-Bookkeeping events (``coup.awaited``, ``coup.court.shuffled``) produce no sentence.
+Bookkeeping events (``coup.awaited``, ``coup.court.shuffled``) and a player's private
+standing answers (``coup.standing.set``) produce no sentence.
 """
 
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from games.engine.coup.cards import COSTS, OPPOSITE_FACTION, Table
 from games.engine.events import Event
 from games.labels import action_name, card_list, card_name, coins, faction_name
 
-SILENT = frozenset(("coup.awaited", "coup.court.shuffled"))
+SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
 
 
 @dataclass
@@ -433,13 +434,11 @@ def _silent(story, data):
 TELLERS = {
     "coup.game.started": _started,
     "coup.hand.dealt": _hand_dealt,
-    "coup.court.shuffled": _silent,
     "coup.draft.started": _draft_started,
     "coup.draft.kept": _draft_kept,
     "coup.turn.started": _turn_started,
     "coup.action.declared": _declared,
     "coup.coins.moved": _coins_moved,
-    "coup.awaited": _silent,
     "coup.allowed": _allowed,
     "coup.challenged": _challenged,
     "coup.claim.proved": _proved,
@@ -464,4 +463,5 @@ TELLERS = {
     "coup.inheritance.settled": _inheritance_settled,
     "coup.player.resigned": _resigned,
     "coup.game.won": _won,
+    **{kind: _silent for kind in SILENT},
 }

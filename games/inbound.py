@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
-from email.utils import getaddresses, parsedate_to_datetime
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from functools import cache
 from html.parser import HTMLParser
 
+from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.dispatch import receiver
@@ -86,6 +87,8 @@ def receive(message: Message) -> Outcome:
         message = message_from_bytes(message.as_bytes(), policy=policy.default)
     if _is_automatic(message):
         return Outcome("ignored", "auto-reply")
+    if _is_ours(message):
+        return Outcome("ignored", "our-own-email")
     found = _reply_seat(message)
     if isinstance(found, Outcome):
         return found
@@ -127,6 +130,13 @@ def _is_automatic(message: EmailMessage) -> bool:
     if any(name in message for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response")):
         return True
     return str(message.get("Return-Path", "")).strip() == "<>"  # a bounce: null envelope sender
+
+
+def _is_ours(message: EmailMessage) -> bool:
+    """One of our own emails come back (a player's mailbox forwarding everything
+    to the reply address): answering it would explain our explanation forever."""
+    ours = {parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower(), parseaddr(settings.SERVER_EMAIL)[1].lower()}
+    return any(address.lower() in ours for _name, address in getaddresses(message.get_all("From", [])))
 
 
 def _addresses(message: EmailMessage) -> list[str]:
@@ -253,7 +263,7 @@ ATTRIBUTION = re.compile(
     re.IGNORECASE,
 )
 # Where a reply's own text ends: a signature ("-- "), or a forwarded or quoted original.
-ENDS = re.compile(r"^(--|_{5,}|-{3,}\s*original message\s*-{3,}|-{3,}\s*mensaje original\s*-{3,}|-{3,}\s*mensagem original\s*-{3,})$", re.IGNORECASE)
+ENDS = re.compile(r"^(--|_{5,}|-{3,}\s*(original message|mensaje original|mensagem original)\s*-{3,})$", re.IGNORECASE)
 
 
 def first_line(text: str) -> str:
@@ -500,7 +510,9 @@ def _play(seat: Seat, line: str, written_at) -> tuple[Outcome, str | None, str]:
         return Outcome("explained", reason, game.pk, seat.position, line), problem, reading
 
     if not line:
-        return unclear("no-answer", _("We found no answer in your reply. Write it on the first line, above any quoted text."))
+        return unclear(
+            "no-answer", _("We found no answer in your reply. Write it on the first line, above any quoted text.")
+        )
     table = table_for(game, user)
     options = table["options"]
     names = table["names"]
@@ -525,7 +537,8 @@ def _play(seat: Seat, line: str, written_at) -> tuple[Outcome, str | None, str]:
     found = match(reading, options, (table["view"] or {}).get("pending"), game.variants)
     if found.option is None and found.candidates:
         answers = " / ".join(emails.reply_word(option, names) for option in found.candidates)
-        return unclear("ambiguous", _("That could mean more than one answer: %(answers)s.") % {"answers": answers}, understood)
+        problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
+        return unclear("ambiguous", problem, understood)
     if found.option is None:
         return unclear("not-legal", _("That is not one of your answers now."), understood)
     answer = emails.reply_word(found.option, names)
@@ -553,16 +566,10 @@ def _written_before(game: Game, version: int, written_at) -> bool:
 
 # ---- django-anymail's inbound webhook ----------------------------------------------------
 
-try:
-    from anymail.signals import inbound as anymail_inbound
-except ImportError:  # pragma: no cover - anymail is a dependency; keep the command usable without it
-    anymail_inbound = None
 
-if anymail_inbound is not None:
-
-    @receiver(anymail_inbound, dispatch_uid="games.inbound.receive")
-    def _on_inbound(sender, event, esp_name, **kwargs):
-        """An ESP posted a message to /anymail/<esp>/inbound/ (authenticated by
-        ANYMAIL["WEBHOOK_SECRET"]): play it like any other reply."""
-        outcome = receive(event.message)
-        log.info("Inbound email from %s: %s", esp_name, outcome)
+@receiver(anymail_inbound, dispatch_uid="games.inbound.receive")
+def _on_inbound(sender, event, esp_name, **kwargs):
+    """An ESP posted a message to /anymail/<esp>/inbound/ (authenticated by
+    ANYMAIL["WEBHOOK_SECRET"]): play it like any other reply."""
+    outcome = receive(event.message)
+    log.info("Inbound email from %s: %s", esp_name, outcome)

@@ -21,6 +21,8 @@ class Game(models.Model):
     class First(models.TextChoices):
         RANDOM = "random", _("Chosen at random")
         HOST = "host", _("The host")
+        # options["first_user"] names the user (a rematch: the previous winner).
+        PLAYER = "player", _("A chosen player")
 
     kind = models.CharField(max_length=20, default="coup")
     options = models.JSONField(default=dict, help_text="variants, first, first_faction")
@@ -44,6 +46,7 @@ class Game(models.Model):
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="won_games"
     )
+    moves = models.PositiveIntegerField(null=True, blank=True, help_text="decisions made by all players, once finished")
 
     class Meta:
         ordering = ["-created_at"]
@@ -131,3 +134,36 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
+
+
+class SeatResult(models.Model):
+    """How one seat ended a finished game, worked out once from its event log when
+    the game ends (``games/results.py``), so the dashboard and the statistics read
+    stored rows and never replay logs. The game's kind, variants, player count and
+    end are copied here so the statistics group and filter this one table."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_results")
+    kind = models.CharField(max_length=20)
+    variants = models.CharField(max_length=200, blank=True, help_text='",a,b," (sorted); "" for the classic game')
+    players = models.PositiveSmallIntegerField()
+    finished_at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = winner, then reverse order of elimination")
+    moves = models.PositiveIntegerField(default=0, help_text="decisions this player made")
+    claims = models.PositiveIntegerField(default=0, help_text="characters claimed (actions, blocks, Lawyer claims)")
+    claims_challenged = models.PositiveIntegerField(default=0)
+    bluffs_caught = models.PositiveIntegerField(default=0, help_text="challenged claims conceded")
+    challenges_made = models.PositiveIntegerField(default=0)
+    challenges_won = models.PositiveIntegerField(default=0, help_text="challenges the claimant conceded")
+
+    class Meta:
+        ordering = ["-finished_at", "-game_id"]
+        indexes = [models.Index(fields=["user", "-finished_at"], name="seatresult_user_finished")]
+
+    def __str__(self):
+        return f"{self.seat}: place {self.place}"
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1

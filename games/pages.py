@@ -11,9 +11,8 @@ import json
 from django.utils.translation import gettext as _
 
 from games import history, labels
-from games.engine import GAMES
-from games.models import Game, Invitation
-from games.selectors import display_name, game_state
+from games.models import Game
+from games.selectors import display_name
 
 
 def table_context(table: dict) -> dict:
@@ -227,39 +226,7 @@ def _duration(seconds: int) -> str:
 
 
 def dashboard(user) -> dict:
-    """The signed-in player's games: those waiting for them first."""
-    games = list(
-        Game.objects.filter(seats__user=user).exclude(status=Game.Status.CANCELLED).order_by("-created_at")[:50]
-    )
-    yours, active, gathering, finished = [], [], [], []
-    for game in games:
-        if game.status == Game.Status.ACTIVE:
-            seat = next(s for s in game.seats.all() if s.user_id == user.pk)
-            awaited = {name for name, _kind, _v in GAMES[game.kind].awaiting(game_state(game))}
-            (yours if seat.player in awaited else active).append(game)
-        elif game.status == Game.Status.GATHERING:
-            gathering.append(game)
-        else:
-            finished.append(game)
-    invitations = list(
-        Invitation.objects.filter(
-            email__iexact=user.email, status=Invitation.Status.PENDING, game__status=Game.Status.GATHERING
-        )
-        .exclude(game__seats__user=user)
-        .select_related("game", "invited_by")
-    )
-    return {
-        "yours": [_row(g) for g in yours],
-        "active": [_row(g) for g in active],
-        "gathering": [_row(g) for g in gathering],
-        "finished": [_row(g) for g in finished[:10]],
-        "invitations": [{"invitation": i, "by": display_name(i.invited_by)} for i in invitations],
-    }
+    """The signed-in player's home page: see ``games/dashboard.py``."""
+    from games import dashboard
 
-
-def _row(game: Game) -> dict:
-    return {
-        "game": game,
-        "players": [display_name(seat.user) for seat in game.seats.select_related("user", "user__profile")],
-        "variants": [labels.variant_name(v) for v in game.variants] or [_("Classic")],
-    }
+    return dashboard.home(user)

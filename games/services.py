@@ -13,9 +13,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import profile_of
+
 from . import tasks
 from .engine import GAMES, IllegalMove
+from .engine.coup.cards import characters_in_play
 from .models import ChatMessage, Event, Game, Invitation, Seat, player_name
+from .replays import rematch_of
+from .results import game_results_record
 from .selectors import game_state, player_names, seat_of
 from .translation import translate_illegal_move
 
@@ -49,12 +54,15 @@ def game_create(
     first: str = Game.First.RANDOM,
     first_faction: str = "loyalist",
     kind: str = "coup",
+    first_user=None,
 ) -> Game:
+    """A new game gathering players, ``host`` in the first seat. ``first`` says who
+    starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner)."""
     engine = GAMES.get(kind)
     if engine is None:
         raise ServiceError(_("Unknown game."))
     _check(lambda: engine.check_config([player_name(i) for i in range(seat_count)], variants))
-    if first not in Game.First.values:
+    if first not in Game.First.values or (first == Game.First.PLAYER) != (first_user is not None):
         raise ServiceError(_("Choose who starts."))
     if turn_seconds <= 0 or response_seconds <= 0:
         raise ServiceError(_("Choose a time control."))
@@ -63,7 +71,12 @@ def game_create(
             kind=kind,
             host=host,
             seat_count=seat_count,
-            options={"variants": sorted(variants), "first": first, "first_faction": first_faction},
+            options={
+                "variants": sorted(variants),
+                "first": first,
+                "first_faction": first_faction,
+                **({"first_user": first_user.pk} if first_user is not None else {}),
+            },
             turn_seconds=turn_seconds,
             response_seconds=response_seconds,
             reminders=reminders,
@@ -146,11 +159,11 @@ def game_start(*, game: Game, by) -> Game:
             raise ServiceError(_("Only the host can start the game."))
         if game.status != Game.Status.GATHERING:
             raise ServiceError(_("This game has already started."))
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user__profile"))
         if len(seats) != game.seat_count:
             raise ServiceError(_("Wait until every seat is taken."))
         players = [seat.player for seat in seats]
-        first = players[0] if game.options.get("first") == Game.First.HOST else secrets.choice(players)
+        first = _first_player(game, seats)
         engine = GAMES[game.kind]
         events = _check(
             lambda: engine.setup(
@@ -163,10 +176,60 @@ def game_start(*, game: Game, by) -> Game:
         state = engine.new_state()
         for event in events:
             engine.apply(state, event)
+        for seat in seats:
+            events += _standing_answers(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         _append(game, state, events)
     return game
+
+
+def _first_player(game: Game, seats: list) -> str:
+    """Who starts: the host (seat 0), the chosen player (a rematch's previous
+    winner), else someone at random (also when the chosen player took no seat)."""
+    first = game.options.get("first")
+    if first == Game.First.HOST:
+        return seats[0].player
+    if first == Game.First.PLAYER:
+        chosen = next((seat for seat in seats if seat.user_id == game.options.get("first_user")), None)
+        if chosen is not None:
+            return chosen.player
+    return secrets.choice([seat.player for seat in seats])
+
+
+def game_rematch(*, game: Game, by) -> Game:
+    """A new game for the players of the finished ``game``, with the same kind,
+    variants, seats and time controls: ``by`` hosts it and invites the others by
+    email, and the previous winner starts (RULES.md §1). Asked again (by anyone),
+    it returns the rematch already made rather than a second one."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)  # one rematch, even when two ask at once
+        if seat_of(game, by) is None:
+            raise ServiceError(_("Only players of this game can ask for a rematch."))
+        if game.status != Game.Status.FINISHED:
+            raise ServiceError(_("A rematch can be asked for once the game is over."))
+        existing = rematch_of(game)
+        if existing is not None:
+            return existing
+        winner = game.seats.filter(user_id=game.winner_id).select_related("user").first() if game.winner_id else None
+        rematch = game_create(
+            host=by,
+            kind=game.kind,
+            variants=game.variants,
+            seat_count=game.seat_count,
+            turn_seconds=game.turn_seconds,
+            response_seconds=game.response_seconds,
+            reminders=game.reminders,
+            first=Game.First.PLAYER if winner else Game.First.RANDOM,
+            first_user=winner.user if winner else None,
+            first_faction=game.options.get("first_faction", "loyalist"),
+        )
+        rematch.options["rematch_of"] = game.pk
+        rematch.save(update_fields=["options"])
+        for seat in game.seats.select_related("user").exclude(user=by):
+            if seat.user.email:
+                invitation_send(game=rematch, by=by, email=seat.user.email)
+    return rematch
 
 
 # ---- playing ------------------------------------------------------------------------
@@ -254,6 +317,26 @@ def time_extend(*, game: Game, user) -> None:
         transaction.on_commit(lambda: tasks.announce_extension.delay(game.pk, seat.pk))
 
 
+def standing_answers_set(*, user) -> int:
+    """``user`` changed their standing answers (profile): give them to the engine
+    of each of their games in play, which answers at once any decision of theirs
+    they cover. Returns how many games got them."""
+    given = 0
+    for game_id in Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).values_list("game_id", flat=True):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if game.status != Game.Status.ACTIVE:
+                continue
+            seat = game.seats.select_related("user__profile").get(user=user)
+            state = game_state(game)
+            awaited = GAMES[game.kind].awaiting(state)
+            events = _standing_answers(game, state, seat, changed=True)
+            if events:
+                _append_keeping_clock(game, state, events, awaited=awaited)
+                given += 1
+    return given
+
+
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     text = text.strip()
     if not text:
@@ -305,6 +388,7 @@ def _append(game: Game, state, events) -> None:
         game.deadline_at = game.paused_remaining = None
         winner = game.seats.filter(position=_position_of(state.winner)).first() if state.winner else None
         game.winner = winner.user if winner else None
+        game_results_record(game=game)  # per-seat results for the dashboard, read once from the log
     else:
         game.deadline_seconds = _seconds_to_answer(game, state)
         deadline = timedelta(seconds=game.deadline_seconds)
@@ -315,6 +399,41 @@ def _append(game: Game, state, events) -> None:
             _schedule_deadline(game)
     game.save()
     transaction.on_commit(lambda: tasks.game_advanced.delay(game.pk, before, game.version))
+
+
+def _standing_answers(game: Game, state, seat: Seat, *, changed: bool) -> list:
+    """The events that give ``seat``'s standing answers (their profile) to the
+    engine, already applied to ``state``. At the start only a player who has some
+    needs them; a change (``changed``) is given even when it clears them. Cards
+    not in this game's deck are left out of the order."""
+    engine = GAMES[game.kind]
+    if not hasattr(engine, "set_standing_answers"):
+        return []  # a game without standing answers (RULES.md §1 is Coup's)
+    profile = profile_of(seat.user)
+    in_play = set(characters_in_play(game.variants))
+    lose_first = [card for card in profile.lose_first or [] if card in in_play]
+    if not changed and not (profile.always_prove or lose_first):
+        return []
+    return _check(
+        lambda: engine.set_standing_answers(state, seat.player, prove=profile.always_prove, lose_first=lose_first), game
+    )
+
+
+def _append_keeping_clock(game: Game, state, events, *, awaited: list) -> None:
+    """``_append``, but when the events answered nothing (the decisions
+    ``awaited`` before them are still the ones awaited), the clock keeps running
+    as it was: a change of preferences gives nobody more time, nor a second
+    reminder."""
+    kept = (game.deadline_at, game.deadline_seconds, game.paused_remaining, game.reminded_version, game.version)
+    _append(game, state, events)
+    if game.status != Game.Status.ACTIVE or GAMES[game.kind].awaiting(state) != awaited:
+        return
+    game.deadline_at, game.deadline_seconds, game.paused_remaining, reminded, version = kept
+    if reminded == version:
+        game.reminded_version = game.version  # already reminded of these decisions
+    game.save(update_fields=["deadline_at", "deadline_seconds", "paused_remaining", "reminded_version"])
+    if game.deadline_at is not None:
+        _schedule_deadline(game)
 
 
 def _schedule_deadline(game: Game) -> None:

@@ -5,6 +5,8 @@ from games import email_views, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_create, name="game_create"),
+    path("games/past/", views.past_games, name="past_games"),
+    path("stats/", views.stats, name="stats"),
     path("games/<int:pk>/", views.game, name="game"),
     path("games/<int:pk>/table", views.game_live, name="game_live"),
     path("games/<int:pk>/decide", views.decide, name="game_decide"),
@@ -17,6 +19,8 @@ urlpatterns = [
     path("games/<int:pk>/start", views.start, name="game_start"),
     path("games/<int:pk>/leave", views.leave, name="game_leave"),
     path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
+    path("games/<int:pk>/replay/", views.replay, name="game_replay"),
+    path("games/<int:pk>/rematch", views.rematch, name="game_rematch"),
     path("join/<str:token>/", views.join, name="join"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("a/<str:token>/", email_views.answer, name="answer"),

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import labels, pages, services
+from games import dashboard, labels, pages, replays, services
 from games.forms import ChatForm, GameCreateForm, InviteForm
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, seat_of, table_for
@@ -31,8 +31,22 @@ STOP_POLLING = 286  # htmx: swap this answer, then stop polling
 def home(request):
     context = {}
     if request.user.is_authenticated:
-        context = pages.dashboard(request.user)
+        context = dashboard.home(request.user)
     return render(request, "home.html", context)
+
+
+@login_required
+@require_GET
+def past_games(request):
+    """The player's finished games, newest first: ?page=&game=&variant=&opponent=."""
+    return render(request, "games/dashboard_past.html", dashboard.past_games(request.user, request.GET))
+
+
+@login_required
+@require_GET
+def stats(request):
+    """The player's statistics, from the results stored when each game ended."""
+    return render(request, "games/stats.html", dashboard.statistics(request.user))
 
 
 @login_required
@@ -75,8 +89,15 @@ def game(request, pk):
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
     context = pages.table_context(table_for(game, request.user))
-    context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game))
+    context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html", context)
+
+
+def _after_game(game) -> dict:
+    """A finished game's page offers its replay and a rematch (or the rematch made)."""
+    if game.status != Game.Status.FINISHED:
+        return {}
+    return {"finished": True, "rematch": replays.rematch_of(game)}
 
 
 @login_required
@@ -103,7 +124,7 @@ def clock_of(game) -> str:
 
 def _live(request, game, status=200):
     context = pages.table_context(table_for(game, request.user))
-    context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game))
+    context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html#live", context, status=status)
 
 
@@ -172,6 +193,43 @@ def extend(request, pk):
     return _clock_action(
         request, pk, lambda game: services.time_extend(game=game, user=request.user), _("You have more time for this decision.")
     )
+
+
+# ---- after the game ---------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def replay(request, pk):
+    """A finished game step by step, every hand shown: for its players only, and
+    never while the game is in play (404, as for anyone not seated)."""
+    game, seat = _seated_game(request, pk)
+    if game.status != Game.Status.FINISHED:
+        raise Http404
+    context = replays.replay_context(game, seat, request.GET.get("step"))
+    template = "games/replay.html#step" if _is_htmx(request) else "games/replay.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def rematch(request, pk):
+    """Ask for a rematch of a finished game: the same players are invited to a new
+    game with the same options (or, when someone asked first, to theirs)."""
+    game, seat = _seated_game(request, pk)
+    try:
+        new = services.game_rematch(game=game, by=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return _to_game(game)
+    if seat_of(new, request.user) is not None:
+        if new.host_id == request.user.pk:
+            messages.success(request, _("Rematch! The other players are invited; start when every seat is taken."))
+        return _to_game(new)
+    invited = new.invitations.filter(email__iexact=request.user.email, status=Invitation.Status.PENDING).first()
+    if invited is not None:
+        return redirect("invitation", token=invited.token)
+    return redirect("join", token=new.join_token)
 
 
 # ---- table talk ---------------------------------------------------------------------

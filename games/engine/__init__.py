@@ -3,15 +3,17 @@
 Every game offers the same interface (``CoupGame`` is the model): ``setup`` makes
 the starting events, ``apply`` folds one event into a state, ``play`` checks a
 command and returns its events, ``timeout`` answers every awaited decision with
-its default, ``options`` lists a player's legal answers, and ``view`` is the only
-way state leaves the engine.
+its default, ``options`` lists a player's legal answers, ``winners`` names who
+won (a list: Kobayakawa can end in a shared win), and ``view`` is the only way
+state leaves the engine.
 """
 
 from .coup import COUP
 from .errors import IllegalMove
 from .events import Event
+from .kobayakawa import KOBAYAKAWA
 
-GAMES = {COUP.kind: COUP}
+GAMES = {COUP.kind: COUP, KOBAYAKAWA.kind: KOBAYAKAWA}
 
 
 def replay(kind: str, events):
@@ -23,4 +25,4 @@ def replay(kind: str, events):
     return state
 
 
-__all__ = ["GAMES", "COUP", "Event", "IllegalMove", "replay"]
+__all__ = ["GAMES", "COUP", "KOBAYAKAWA", "Event", "IllegalMove", "replay"]

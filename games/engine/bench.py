@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m games.engine.bench --players N --games G [--replay]``.
+"""Engine benchmark: ``python -m games.engine.bench [--game coup|kobayakawa] --players N --games G [--replay]``.
 
 Plays G random legal games to the end and prints, as its last line, JSON with
 games per second, decisions per second and the peak resident memory. With
@@ -29,9 +29,24 @@ def patient(rng, options):
     return rng.choice(calm or options)
 
 
+def shy(rng, options):
+    """Kobayakawa: bet rarely, so that many rounds are dealt again: long games."""
+    if options[0]["act"] == "bet":
+        return options[0] if rng.random() < 0.02 else options[1]
+    return rng.choice(options)
+
+
+# Per game: the most players, and a way to play that makes a long log to replay.
+LONG_GAME = {"coup": (10, patient), "kobayakawa": (6, shy)}
+
+
 def replay_times(kind: str) -> dict:
     """Milliseconds to rebuild a state from stored logs of 100 and 1,000 events."""
-    events = random_game(kind, 10, seed=1, choose=patient)[1]
+    players, choose = LONG_GAME[kind]
+    for seed in range(1, 11):  # the first seed is long enough for both games; the others are a safety net
+        events = random_game(kind, players, seed=seed, choose=choose)[1]
+        if len(events) >= 1000:
+            break
     assert len(events) >= 1000, "the patient game is too short to time a 1,000-event replay"
     times = {}
     for size in (100, 1000):

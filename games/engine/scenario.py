@@ -1,14 +1,16 @@
 """Scenario files: set up a game with a fixed deal, play steps, report the state.
 
-The format is specified in SCENARIOS.md. ``run`` raises ``MalformedScenario`` when
-the file cannot be read as a scenario at all; a step the rules forbid is reported in
-the result (``"ok": false``), never raised.
+The format is specified in SCENARIOS.md, for Coup and for Kobayakawa. ``run``
+raises ``MalformedScenario`` when the file cannot be read as a scenario at all; a
+step the rules forbid is reported in the result (``"ok": false``), never raised.
 """
 
 from .coup.cards import CHARACTERS, FACTIONS, VARIANTS, deck_for, characters_in_play
 from .dealer import ScriptedDealer
 from .errors import IllegalMove
-from . import COUP, replay
+from .kobayakawa import rules as kobayakawa_rules
+from .kobayakawa.setup import ScriptedRounds
+from . import GAMES, replay
 
 
 class MalformedScenario(ValueError):
@@ -51,34 +53,44 @@ DECLARED_VARIANT = {"coup": "declared_coup", "assassinate": "declared_assassinat
 
 def run(data, view: str | None = None, with_events: bool = False) -> dict:
     """Play a scenario and return the output object SCENARIOS.md describes."""
-    setup, steps = _parse(data)
+    kind, setup, steps, dealer = _parse(data)
     if view is not None and view not in setup["players"]:
         raise MalformedScenario(f"--view names {view!r}, who is not a player in this scenario")
-    dealer = ScriptedDealer()
-    events = COUP.setup(dealer=dealer, **setup)
-    state = replay("coup", events)
+    game = GAMES[kind]
+    try:
+        events = game.setup(dealer=dealer, **setup)
+    except IllegalMove as error:  # the checks below should leave none, but never a traceback
+        raise MalformedScenario(str(error)) from None
+    state = replay(kind, events)
     rejected = None
     for index, step in enumerate(steps):
         try:
             if step["act"] == "timeout":
-                events += COUP.timeout(state, dealer)
+                events += game.timeout(state, dealer)
             else:
-                events += COUP.play(state, step["player"], step, dealer)
+                events += game.play(state, step["player"], step, dealer)
         except IllegalMove as error:
             rejected = {"step": index, "error": str(error)}
             break
-    output = {"ok": rejected is None, "rejected": rejected, "state": COUP.view(state, view)}
+    output = {"ok": rejected is None, "rejected": rejected, "state": game.view(state, view)}
     if with_events:
         output["events"] = [{"type": e.type, "data": e.visible_to(view) if view else {**e.data, **(e.secret or {})}} for e in events]
     return output
 
 
-def _parse(data) -> tuple[dict, list]:
+def _parse(data) -> tuple[str, dict, list, object]:
+    """``(game kind, setup keywords, steps, dealer)`` of a scenario."""
     if not isinstance(data, dict):
         raise MalformedScenario("a scenario is a JSON object")
     game = data.get("game")
+    if game == "kobayakawa":
+        return _parse_kobayakawa(data)
     if game != "coup":
-        raise MalformedScenario(f"unknown game {game!r}: expected 'coup'")
+        raise MalformedScenario(f"unknown game {game!r}: expected 'coup' or 'kobayakawa'")
+    return ("coup", *_parse_coup(data), ScriptedDealer())
+
+
+def _parse_coup(data) -> tuple[dict, list]:
     unknown = set(data) - COUP_FIELDS
     if unknown:
         raise MalformedScenario(f"unknown field {sorted(unknown)[0]!r}")
@@ -199,3 +211,85 @@ def _check_step(index, step, players, variants):
     if "cards" in step:
         for card in _list_of(step["cards"], f"{where}: 'cards'", str):
             _check_card(card, where)
+
+
+# ---- Kobayakawa ------------------------------------------------------------------------
+
+KOBAYAKAWA_FIELDS = {"game", "variants", "players", "first", "rounds", "medals", "centre", "steps"}
+KOBAYAKAWA_REQUIRED = {"game", "players", "rounds", "steps"}
+KOBAYAKAWA_STEP_FIELDS = {
+    "draw": ((), ()),
+    "discard": (("card",), ()),
+    "flip": ((), ()),
+    "bet": ((), ()),
+    "pass": ((), ()),
+}
+
+
+def _parse_kobayakawa(data) -> tuple[str, dict, list, object]:
+    """A Kobayakawa scenario: ``rounds`` holds one deck (top first) per deal, a
+    replayed round included; once they are used up the cards come in ascending order."""
+    unknown = set(data) - KOBAYAKAWA_FIELDS
+    if unknown:
+        raise MalformedScenario(f"unknown field {sorted(unknown)[0]!r}")
+    missing = KOBAYAKAWA_REQUIRED - set(data)
+    if missing:
+        raise MalformedScenario(f"missing field {sorted(missing)[0]!r}")
+    variants = _list_of(data.get("variants", []), "variants", str)
+    if variants:
+        raise MalformedScenario(f"unknown variant {variants[0]!r}: Kobayakawa has no variants")
+    players = _list_of(data["players"], "players", str)
+    low, high = kobayakawa_rules.MIN_PLAYERS, kobayakawa_rules.MAX_PLAYERS
+    if not low <= len(players) <= high or len(set(players)) != len(players):
+        raise MalformedScenario(f"'players' must name {low} to {high} different players")
+    first = data.get("first", players[0])
+    _check_player(first, players, "'first'")
+    rounds = data["rounds"]
+    if not isinstance(rounds, list) or not rounds:
+        raise MalformedScenario("'rounds' must be a list of decks, one per deal")
+    for index, deck in enumerate(rounds):
+        if not isinstance(deck, list) or not all(kobayakawa_rules.is_card(card) for card in deck):
+            raise MalformedScenario(f"rounds[{index}] must be a list of card numbers 1 to 15")
+        if sorted(deck) != list(kobayakawa_rules.CARDS):
+            raise MalformedScenario(f"rounds[{index}] must hold each card from 1 to 15 exactly once")
+    medals = _parse_per_player(
+        data.get("medals", {}), players, "medals", lambda v: type(v) is int and v >= 0
+    )
+    start = {name: medals.get(name, kobayakawa_rules.START_MEDALS) for name in players}
+    if sum(1 for n in start.values() if n) < 2:
+        raise MalformedScenario("at least two players need medals")
+    if not start[first]:
+        raise MalformedScenario(f"'first' names {first!r}, who has no medals")
+    centre = data.get("centre", kobayakawa_rules.START_CENTRE)
+    if type(centre) is not int or centre < kobayakawa_rules.LAST_ROUND_CENTRE:
+        raise MalformedScenario(f"'centre' must be a whole number of at least {kobayakawa_rules.LAST_ROUND_CENTRE} medals")
+    steps = _list_of(data["steps"], "steps", dict)
+    for index, step in enumerate(steps):
+        _check_kobayakawa_step(index, step, players)
+    setup = {"players": players, "first": first, "medals": medals, "centre": centre}
+    return "kobayakawa", setup, steps, ScriptedRounds(rounds)
+
+
+def _check_kobayakawa_step(index, step, players):
+    where = f"step {index}"
+    if "act" not in step:
+        raise MalformedScenario(f"{where}: missing field 'act'")
+    act = step["act"]
+    if act == "timeout":
+        if set(step) != {"act"}:
+            raise MalformedScenario(f"{where}: a timeout step takes no other field")
+        return
+    if act not in KOBAYAKAWA_STEP_FIELDS:
+        raise MalformedScenario(f"{where}: unknown act {act!r} for Kobayakawa")
+    if "player" not in step:
+        raise MalformedScenario(f"{where}: missing field 'player'")
+    _check_player(step["player"], players, where)
+    required, optional = KOBAYAKAWA_STEP_FIELDS[act]
+    for field in required:
+        if field not in step:
+            raise MalformedScenario(f"{where}: {act!r} needs the field {field!r}")
+    extra = set(step) - {"player", "act", *required, *optional}
+    if extra:
+        raise MalformedScenario(f"{where}: {act!r} does not take the field {sorted(extra)[0]!r}")
+    if "card" in step and not kobayakawa_rules.is_card(step["card"]):
+        raise MalformedScenario(f"unknown card {step['card']!r} in {where}: cards are numbered 1 to 15")

@@ -14,6 +14,7 @@ someone wins. Cai plays on a phone: a screenshot of her table must be readable.
 from __future__ import annotations
 
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from games.models import Game, Seat
 from tests.e2e.helpers import (
@@ -159,6 +160,9 @@ def test_three_players_sign_up_invite_and_play_to_a_winner(new_page, live_server
     ana.get_by_text("Your decision: choose your action").wait_for()
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+    # The others' waiting rooms turn into the table by themselves (htmx polls the seats).
+    for page in (ben, cai):
+        expect(page.locator(".banner").first).to_contain_text("Waiting for Ana", timeout=15_000)
 
     names = {seat.player: seat.user.profile.display_name for seat in Seat.objects.filter(game=game)}
     assert sorted(names.values()) == ["Ana", "Ben", "Cai"]
@@ -171,7 +175,11 @@ def test_three_players_sign_up_invite_and_play_to_a_winner(new_page, live_server
         if game.status == Game.Status.FINISHED:
             break
         for name, page in players:
-            page.goto(game_url)
+            if step == 1 and name == "Ben":
+                # Ben's open page shows Ana's Steal by itself: the table polls every few seconds.
+                page.locator("section.decisions button").first.wait_for(timeout=15_000)
+            else:
+                page.goto(game_url)
             options = decision_options(page)
             if options:
                 break

@@ -62,5 +62,10 @@ class CoupGame:
     def is_over(state: CoupState) -> bool:
         return state.winner is not None
 
+    @staticmethod
+    def winners(state: CoupState) -> list[str]:
+        """The winner, as a list like every game's (empty while the game goes on)."""
+        return [state.winner] if state.winner is not None else []
+
 
 COUP = CoupGame()

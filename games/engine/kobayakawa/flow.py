@@ -1,0 +1,265 @@
+"""How a command moves a Kobayakawa game forward: check it, then emit its events.
+
+Every check happens before the first event is emitted, so a refused command leaves
+the state untouched. Emitting applies each event at once (``state.py``), so the
+flow always reads the current state. After each answer, ``advance`` asks the next
+player of the round in turn order, or settles the round once everyone has bet or
+passed, deals the next round, and ends the game.
+
+Where things happen: stage 1 (draw and discard, or flip) in ``_turn`` and
+``_discard``; stage 2 in ``_bet``; the showdown and the medals in ``settle``; a new
+deal in ``start_round``; the end in ``end_game``.
+"""
+
+from ..errors import IllegalMove
+from ..errors import gettext_noop as _
+from ..events import Event
+from .rules import BET, CARDS, LAST_ROUND_BET, LAST_ROUND_CENTRE, is_card
+from .state import APPLY, KobayakawaState
+
+# Which acts answer which decision.
+ANSWERS = {
+    "turn": frozenset(("draw", "flip")),
+    "discard": frozenset(("discard",)),
+    "bet": frozenset(("bet", "pass")),
+}
+
+DECISION_PROMPTS = {
+    "turn": _("draw a card or flip a new Kobayakawa card"),
+    "discard": _("choose the card to discard"),
+    "bet": _("bet or pass"),
+}
+
+
+def bet_cost(state: KobayakawaState, player) -> int:
+    """A bet places 1 medal; in the last round 2, or the player's only medal."""
+    return min(LAST_ROUND_BET, player.medals) if state.last else BET
+
+
+def winners_of(state: KobayakawaState) -> list[str]:
+    """Most medals wins; equal most is a shared win. A player who resigned is no
+    longer in the running, whatever they held."""
+    running = [p for p in state.players if not p.resigned]
+    best = max(p.medals + p.bet for p in running)
+    return [p.name for p in running if p.medals + p.bet == best]
+
+
+class Flow:
+    """Handles one command (or one deadline) against a state, collecting events."""
+
+    __slots__ = ("state", "dealer", "events")
+
+    def __init__(self, state: KobayakawaState, dealer):
+        self.state = state
+        self.dealer = dealer
+        self.events: list[Event] = []
+
+    def emit(self, type, data, secret=None, seen_by=()):
+        state = self.state
+        APPLY[type](state, data, secret)
+        state.seq += 1
+        self.events.append(Event(type, data, secret, seen_by))
+
+    # ---- entry points -------------------------------------------------------------
+
+    def start(self, players: list, first: str, medals: dict, centre: int) -> list[Event]:
+        """The events that start a game: the players, their medals, the first deal."""
+        self.emit(
+            "kobayakawa.game.started",
+            {"players": list(players), "first": first, "medals": dict(medals), "centre": centre},
+        )
+        self.knock_out()
+        self.start_round(first, 1)
+        return self.events
+
+    def command(self, name: str, command: dict) -> list[Event]:
+        """``name`` answers their awaited decision with ``command`` (an option as
+        ``options`` lists it; its ``version``, if given, must be the decision's)."""
+        state = self.state
+        decision = state.awaiting.get(name)
+        if decision is None:
+            if name not in state.by_name:
+                raise IllegalMove(_("There is no player called {player} in this game."), player=name)
+            if state.over:
+                raise IllegalMove(_("The game is over."))
+            raise IllegalMove(_("The game is not waiting for you right now."))
+        kind = decision.kind
+        if command.get("act") not in ANSWERS[kind]:
+            raise IllegalMove(
+                _("You can't do that now: the game is waiting for you to {prompt}."),
+                prompt=DECISION_PROMPTS[kind],
+            )
+        version = command.get("version")
+        if version is not None and version != decision.id:
+            raise IllegalMove(_("That decision has already passed."))
+        HANDLERS[kind](self, state.by_name[name], command)
+        return self.events
+
+    def timeout(self) -> list[Event]:
+        """Every decision awaited now gets its default answer."""
+        state = self.state
+        if state.over:
+            raise IllegalMove(_("The game is over."))
+        pending = [(p.name, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
+        for name, decision_id in pending:
+            decision = state.awaiting.get(name)
+            if decision is not None and decision.id == decision_id:
+                self.command(name, default_answer(state, name, self.dealer))
+        return self.events
+
+    def resign(self, name: str) -> list[Event]:
+        """``name`` leaves the game for good: their medals, a bet of this round
+        included, go back to the box, their card leaves the round unseen, and the
+        round goes on without them. They can no longer win."""
+        state = self.state
+        player = state.by_name.get(name)
+        if player is None:
+            raise IllegalMove(_("There is no player called {player} in this game."), player=name)
+        if state.over:
+            raise IllegalMove(_("The game is over."))
+        if player.out:
+            raise IllegalMove(_("You are already out of the game."))
+        was_awaited = name in state.awaiting
+        self.emit("kobayakawa.player.resigned", {"player": name, "medals": player.medals + player.bet})
+        if len(state.in_game()) < 2:
+            self.end_game()
+        elif was_awaited:
+            self.advance()
+        return self.events
+
+    # ---- the round ---------------------------------------------------------------
+
+    def start_round(self, first: str, number: int):
+        """Shuffle all fifteen cards, deal one to each player still in the game in
+        turn order from ``first``, turn up the Kobayakawa card, ask ``first``."""
+        state = self.state
+        players = state.players
+        seat = state.by_name[first].seat
+        rotation = players[seat:] + players[:seat]
+        order = [p.name for p in rotation if not p.out]  # a first player who resigned: the next one in seat order
+        self.emit(
+            "kobayakawa.round.started",
+            {"round": number, "first": order[0], "last": state.centre <= LAST_ROUND_CENTRE, "order": order},
+        )
+        deck = self.dealer.shuffle(list(CARDS))
+        self.emit("kobayakawa.deck.shuffled", {}, {"deck": list(deck)}, ())
+        for name in order:
+            self.emit("kobayakawa.card.dealt", {"player": name}, {"card": state.deck[0]}, (name,))
+        self.emit("kobayakawa.kobayakawa.turned", {"card": state.deck[0]})
+        self.advance()
+
+    def advance(self):
+        """Ask the next player of the round, or settle it once everyone has bet or passed."""
+        state = self.state
+        order = state.in_order()
+        if state.stage == "draw":
+            for p in order:
+                if not p.played:
+                    self.await_(p, "turn")
+                    return
+        for p in order:
+            if p.answer is None:
+                self.await_(p, "bet")
+                return
+        self.settle()
+
+    def await_(self, player, decision):
+        self.emit("kobayakawa.awaited", {"player": player.name, "decision": decision})
+
+    def settle(self):
+        """The showdown: the lowest bettor adds the Kobayakawa value, the highest
+        total wins (ties to the earlier player in turn order), the winner takes the
+        bets and the centre's medal(s). Nobody bet: the round is dealt again."""
+        state = self.state
+        bettors = [p for p in state.in_order() if p.answer == "bet"]
+        if not bettors:
+            self.emit("kobayakawa.round.replayed", {"round": state.round, "player": None, "first": state.first, "replayed": True})
+            self.start_round(state.first, state.round)
+            return
+        kobayakawa = state.kobayakawa
+        data = {
+            "round": state.round,
+            "player": None,
+            "bettors": [p.name for p in bettors],
+            "kobayakawa": kobayakawa,
+            "pot": sum(p.bet for p in state.players),
+            "centre": state.centre if state.last else 1,
+        }
+        if len(bettors) == 1:
+            winner = bettors[0]  # a lone bettor wins without showing their card
+        else:
+            cards = {p.name: p.card for p in bettors}
+            self.emit("kobayakawa.cards.revealed", {"cards": cards})
+            lowest = min(bettors, key=lambda p: p.card)
+            totals = {p.name: p.card + (kobayakawa if p is lowest else 0) for p in bettors}
+            winner = bettors[0]
+            for p in bettors[1:]:
+                if totals[p.name] > totals[winner.name]:  # strictly: a tie stays with the earlier player
+                    winner = p
+            data.update(cards=cards, lowest=lowest.name, totals=totals)
+        data["player"] = winner.name
+        self.emit("kobayakawa.round.won", data)
+        self.knock_out()
+        if state.last or len(state.in_game()) < 2:
+            self.end_game()
+        else:
+            self.start_round(winner.name, state.round + 1)
+
+    def knock_out(self):
+        """Players with no medals are out (RULES.md §6)."""
+        for p in self.state.players:
+            if not p.out and p.medals == 0:
+                self.emit("kobayakawa.player.out", {"player": p.name})
+
+    def end_game(self):
+        """Medals bet in an unfinished round go back to their owners; most medals wins."""
+        state = self.state
+        if any(p.bet for p in state.players):
+            self.emit("kobayakawa.bets.returned", {})
+        self.emit("kobayakawa.game.ended", {"winners": winners_of(state)})
+
+
+def default_answer(state: KobayakawaState, name: str, dealer=None) -> dict:
+    """What a deadline answers for ``name`` (SCENARIOS.md, "Timeout defaults"):
+    flip, discard the card just drawn, pass."""
+    kind = state.awaiting[name].kind
+    if kind == "turn":
+        return {"act": "flip"}
+    if kind == "discard":
+        return {"act": "discard", "card": state.by_name[name].drawn}
+    return {"act": "pass"}
+
+
+# ---- decision handlers ---------------------------------------------------------------
+
+
+def _turn(flow: Flow, player, command):
+    state = flow.state
+    if command["act"] == "draw":
+        card = state.deck[0]
+        flow.emit("kobayakawa.card.drawn", {"player": player.name}, {"card": card}, (player.name,))
+        flow.await_(player, "discard")
+    else:
+        flow.emit("kobayakawa.card.flipped", {"player": player.name, "card": state.deck[0]})
+        flow.advance()
+
+
+def _discard(flow: Flow, player, command):
+    card = command.get("card")
+    if not is_card(card) or card not in (player.card, player.drawn):
+        raise IllegalMove(
+            _("Discard one of your two cards: {cards}."), cards=[str(c) for c in sorted((player.card, player.drawn))]
+        )
+    flow.emit("kobayakawa.card.discarded", {"player": player.name, "card": card})
+    flow.advance()
+
+
+def _bet(flow: Flow, player, command):
+    if command["act"] == "bet":
+        flow.emit("kobayakawa.bet.placed", {"player": player.name, "medals": bet_cost(flow.state, player)})
+    else:
+        flow.emit("kobayakawa.bet.passed", {"player": player.name})
+    flow.advance()
+
+
+HANDLERS = {"turn": _turn, "discard": _discard, "bet": _bet}

@@ -1,0 +1,14 @@
+"""Kobayakawa's numbers (RULES.md §6)."""
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+CARDS = tuple(range(1, 16))  # the fifteen cards, numbered 1 to 15
+START_MEDALS = 4  # each player's medals
+START_CENTRE = 8  # medals in the centre, belonging to nobody
+LAST_ROUND_CENTRE = 2  # when exactly this many remain in the centre, the round is the last
+LAST_ROUND_BET = 2  # what a bet costs in the last round (or the player's only medal)
+BET = 1  # what a bet costs in every other round
+
+
+def is_card(value) -> bool:
+    """A card number (``True`` is not the card 1)."""
+    return type(value) is int and CARDS[0] <= value <= CARDS[-1]

@@ -1,0 +1,52 @@
+"""What one player may see of a Kobayakawa game: the only way state leaves the engine.
+
+``view(state, None)`` is the omniscient state (scenario files, finished-game
+replays); ``view(state, name)`` shows ``name`` their own card (and the card they
+just drew), and another player's card only once it was shown at a showdown: a
+lone bettor wins without showing theirs. The deck is a count. Discards, the
+Kobayakawa card (and the cards it covers), medals and bets are public.
+"""
+
+from .state import KobayakawaState
+
+PUBLIC = ""  # the viewer name for someone not seated at the table
+
+
+def view(state: KobayakawaState, viewer: str | None = None) -> dict:
+    players = []
+    for p in state.players:
+        own = viewer is None or viewer == p.name
+        entry = {
+            "name": p.name,
+            "medals": p.medals,
+            "bet": p.bet,
+            "card": p.card if own or p.shown else None,
+            "discards": list(p.discards),
+            "answer": p.answer,
+            "shown": p.shown,
+            "out": p.out,
+            "resigned": p.resigned,
+        }
+        if p.drawn is not None:  # drew in stage 1 and has not discarded yet
+            entry["drawn"] = p.drawn if own else None
+        players.append(entry)
+    winners = state.winners
+    return {
+        "players": players,
+        "deck": list(state.deck) if viewer is None else len(state.deck),
+        "kobayakawa": state.kobayakawa,
+        "covered": state.pile[-2::-1],  # earlier Kobayakawa cards, face up, most recent first
+        "centre": state.centre,
+        "box": state.box,
+        "round": state.round,
+        "last_round": state.last,
+        "first": state.first,
+        "stage": state.stage,
+        "awaiting": [
+            {"player": p.name, "decision": state.awaiting[p.name].kind}
+            for p in state.players
+            if p.name in state.awaiting
+        ],
+        "previous": state.previous,
+        "winner": (winners[0] if len(winners) == 1 else list(winners)) if state.over else None,
+    }

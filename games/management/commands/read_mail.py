@@ -1,0 +1,97 @@
+"""``python manage.py read_mail [PATH] [--maildir | --mbox]``: play the replies in a mailbox.
+
+For self-hosting without an ESP: point the reply address's mailbox at it.
+
+- ``read_mail`` or ``read_mail -`` reads one message from standard input, so an
+  MTA can pipe each delivery to it (Postfix ``mailbox_command``, an alias
+  ``play: "|/path/to/manage.py read_mail"``, procmail, fetchmail's ``--mda``).
+- ``read_mail PATH`` reads a Maildir (a folder with cur/, new/, tmp/) or an mbox
+  file; ``--maildir`` / ``--mbox`` say which when guessing is not wanted. In a
+  Maildir, messages already marked seen are skipped and each one read is marked
+  seen, so a cron job may run it every minute. An mbox is read whole every time
+  (a message received before is recognised by its Message-ID and ignored while
+  the cache remembers it): prefer a Maildir or a pipe.
+
+Prints one line per message with its outcome (see ``games.inbound.Outcome``).
+Exit status 0; 2 with a one-line error when PATH cannot be read; 1 when a
+message failed unexpectedly (it stays unread in a Maildir, for the next run).
+"""
+
+import email
+import email.policy
+import mailbox
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from games.inbound import receive
+
+
+class Command(BaseCommand):
+    help = "Play the answers written in replies, read from a Maildir, an mbox or standard input."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "path", nargs="?", default="-", help="a Maildir or mbox; '-' or nothing: one message on stdin"
+        )
+        kind = parser.add_mutually_exclusive_group()
+        kind.add_argument("--maildir", action="store_true", help="PATH is a Maildir")
+        kind.add_argument("--mbox", action="store_true", help="PATH is an mbox file")
+
+    def handle(self, *args, path, maildir, mbox, **options):
+        if path == "-":
+            message = email.message_from_binary_file(sys.stdin.buffer, policy=email.policy.default)
+            failed = not self._receive("-", message)
+        else:
+            box = self._open(Path(path), maildir=maildir, mbox=mbox)
+            failed = False
+            try:
+                for key in list(box.keys()):
+                    failed |= not self._read(box, key)
+            finally:
+                box.close()
+        if failed:
+            sys.exit(1)
+
+    def _open(self, path: Path, *, maildir: bool, mbox: bool):
+        is_maildir = path.is_dir() and all((path / sub).is_dir() for sub in ("cur", "new", "tmp"))
+        if maildir or (not mbox and path.is_dir()):
+            if not is_maildir:
+                self._fail(f"{path} is not a Maildir (a folder with cur/, new/ and tmp/)")
+            return mailbox.Maildir(path, factory=None, create=False)
+        if not path.is_file():
+            self._fail(f"cannot read {path}: no such mbox file")
+        try:
+            with path.open("rb"):
+                pass
+        except OSError as error:
+            self._fail(f"cannot read {path}: {error.strerror}")
+        return mailbox.mbox(path, factory=None, create=False)
+
+    def _read(self, box, key) -> bool:
+        if isinstance(box, mailbox.Maildir):
+            stored = box.get_message(key)
+            if "S" in stored.get_flags():
+                return True
+        message = email.message_from_bytes(box.get_bytes(key), policy=email.policy.default)
+        if not self._receive(key, message):
+            return False
+        if isinstance(box, mailbox.Maildir):
+            stored.set_subdir("cur")
+            stored.add_flag("S")
+            box[key] = stored
+        return True
+
+    def _receive(self, key, message) -> bool:
+        try:
+            outcome = receive(message)
+        except Exception as error:  # noqa: BLE001 - one broken message must not stop the others
+            self.stdout.write(f"{key}: error: {type(error).__name__}: {error}")
+            return False
+        self.stdout.write(f"{key}: {outcome}")
+        return True
+
+    def _fail(self, message):
+        self.stderr.write(f"error: {message}")
+        sys.exit(2)

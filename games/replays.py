@@ -1,0 +1,103 @@
+"""Replays of finished games, and the rematch that may follow one.
+
+A replay steps through a finished game one history sentence at a time, with
+every hand shown: once a game is over nothing in it is secret any more, so each
+step's table is the engine's omniscient view (``view(state, None)``). That view
+must never reach the page of a game still in play, so ``replay_context`` refuses
+one (and the view answers 404 before asking).
+
+A step is one sentence of ``history.lines`` (told to the viewing player, so
+"You drew: Duke" reads as it did during the game). Its table is the state
+folded up to the event of the next sentence, so the bookkeeping that follows a
+sentence (who is awaited, a shuffle) is part of it. The log is read and folded
+once per request, only as far as the step shown: cheap for a single game.
+"""
+
+from django.utils.translation import gettext as _
+
+from games import history, labels, pages
+from games.engine import GAMES, Event as EngineEvent
+from games.models import Event, Game
+from games.selectors import player_names
+
+
+class ReplayRefused(Exception):
+    """A replay was asked of a game that is not finished: it would show hands."""
+
+
+def step_number(raw, count: int) -> int:
+    """The step asked for in the query string (1-based), kept within the game."""
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        return 1
+    return min(max(number, 1), max(count, 1))
+
+
+def replay_context(game: Game, seat, step) -> dict:
+    """The template context of step ``step`` of ``game``'s replay, for ``seat``'s player."""
+    if game.status != Game.Status.FINISHED:
+        raise ReplayRefused(game.pk)
+    engine = GAMES[game.kind]
+    names = player_names(game)
+    stored = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
+    lines = history.lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
+    count = len(lines)
+    number = step_number(step, count)
+    until = lines[number].seq if number < count else None  # the event of the next sentence
+    state = engine.new_state()
+    for seq, payload in stored:
+        if until is not None and seq >= until:
+            break
+        engine.apply(state, EngineEvent.from_json(payload))
+    view = engine.view(state, None)  # the omniscient view: the game is over
+    return {
+        "game": game,
+        "seat": seat,
+        "step": number,
+        "count": count,
+        "line": lines[number - 1] if lines else None,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < count else None,
+        "lines": [{"number": index, "text": line.text, "turn": line.turn} for index, line in enumerate(lines, 1)],
+        "variants": [labels.variant_name(v) for v in game.variants] or [_("Classic")],
+        **_table(game, view, seat.player, names),
+    }
+
+
+def _table(game: Game, view: dict, viewer: str, names: dict) -> dict:
+    """Every seat with its face-down cards shown, the court deck in order, and the
+    action being resolved, in words."""
+    awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
+    players = [
+        {
+            "player": entry["name"],
+            "name": names.get(entry["name"], entry["name"]),
+            "you": entry["name"] == viewer,
+            "coins": entry["coins"],
+            "hand": list(entry["hand"]),
+            "drawn": list(entry.get("drawn", [])),
+            "revealed": list(entry["revealed"]),
+            "alive": entry["alive"],
+            "faction_name": labels.faction_name(entry["faction"]) if entry.get("faction") else "",
+            "turn": view.get("turn") == entry["name"],
+            "winner": view.get("winner") == entry["name"],
+            "deciding": labels.decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+        }
+        for entry in view["players"]
+    ]
+    ctx = labels.Context(view, viewer, names, game.variants)
+    return {
+        "players": players,
+        "court": list(view.get("court", [])),
+        "aside": list(view.get("aside", [])),
+        "pending": pages.pending_summary(view, ctx),
+        "winner": names.get(view.get("winner")) if view.get("winner") else None,
+    }
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch made after ``game`` (a cancelled one does not count)."""
+    return (
+        Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()
+    )

@@ -1,0 +1,370 @@
+"""Answers written in a reply to a notification (games/inbound.py), on PostgreSQL
+with a real SMTP server catching the explanations we send back."""
+
+import base64
+import io
+import json
+import mailbox
+import subprocess
+import sys
+from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.utils import timezone
+
+from accounts.models import profile_of
+from games.inbound import first_line, html_to_text, read_line, receive
+from games.selectors import game_state, table_for
+from games.tokens import reply_address
+
+from .conftest import awaited, started_game
+
+SPANISH = {
+    "duke": "Duque", "assassin": "Asesino", "captain": "Capitán", "ambassador": "Embajador", "contessa": "Condesa"
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Replies are remembered by Message-ID and explanations counted in the cache."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def seat_of(game, user):
+    return game.seats.select_related("user").get(user=user)
+
+
+def reply(game, user, body: str, *, to=None, sender=None, headers=None, written=None, html=None) -> EmailMessage:
+    """The reply ``user`` sends to a notification of ``game``, with ``body`` as its text."""
+    message = EmailMessage()
+    message["From"] = sender or f"{user.username.title()} <{user.email}>"
+    message["To"] = to or f"Coup by email <{reply_address(seat_of(game, user))}>"
+    message["Subject"] = f"Re: Coup #{game.pk}"
+    message["Date"] = format_datetime(written or timezone.now())
+    message["Message-ID"] = make_msgid(domain="example.com")
+    for name, value in (headers or {}).items():
+        message[name] = value
+    if html is not None and body is None:
+        message.set_content(html, subtype="html")
+    else:
+        message.set_content(body)
+        if html is not None:
+            message.add_alternative(html, subtype="html")
+    return message
+
+
+def state_of(game):
+    game.refresh_from_db()
+    return game_state(game)
+
+
+def options(game, user) -> list[dict]:
+    game.refresh_from_db()
+    return table_for(game, user)["options"]
+
+
+def decision_of(game, user) -> str | None:
+    entry = awaited(game).get(seat_of(game, user).player)
+    return entry[0] if entry else None
+
+
+def play(game, user, text: str):
+    outcome = receive(reply(game, user, text))
+    assert outcome.status == "played", outcome
+    return outcome
+
+
+# ---- each kind of answer -----------------------------------------------------------------
+
+
+def test_income_written_in_a_reply_is_played(game, ana, smtp):
+    outcome = receive(reply(game, ana, "income"))
+    assert (outcome.status, outcome.answer) == ("played", "income")
+    assert state_of(game).by_name["p1"].coins == 3
+    assert smtp.messages == []
+
+
+def test_steal_names_the_target_by_display_name(game, ana, ben):
+    play(game, ana, "Steal from Ben!")
+    game.refresh_from_db()
+    assert state_of(game).action.kind == "steal" and state_of(game).action.target == "p2"
+
+
+def test_allow_lets_the_action_pass(game, ana, ben):
+    play(game, ana, "steal ben")
+    outcome = play(game, ben, "allow")
+    assert outcome.answer == "allow"
+    assert decision_of(game, ben) is None
+
+
+def test_challenge_challenges_the_claim(game, ana, ben, cai):
+    play(game, ana, "steal ben")
+    play(game, cai, "Challenge")
+    assert decision_of(game, ana) == "challenged"
+
+
+def test_block_duke_blocks_foreign_aid(game, ana, ben):
+    play(game, ana, "foreign aid")
+    outcome = play(game, ben, "block duke")
+    assert outcome.answer == "block duke"
+    assert state_of(game).action.blocker == "p2"
+
+
+def _ana_must_lose_a_card(game, ana, ben):
+    play(game, ana, "tax")
+    play(game, ben, "challenge")
+    play(game, ana, "concede")
+    assert decision_of(game, ana) == "lose"
+    return [option["card"] for option in options(game, ana)]
+
+
+def test_lose_a_card(game, ana, ben):
+    card = _ana_must_lose_a_card(game, ana, ben)[-1]
+    outcome = play(game, ana, f"lose {card}")
+    assert outcome.answer == f"lose {card}"
+    assert card in state_of(game).by_name["p1"].revealed
+
+
+def test_a_card_named_in_spanish_with_its_accent(game, ana, ben):
+    card = _ana_must_lose_a_card(game, ana, ben)[0]
+    play(game, ana, f"Pierdo mi {SPANISH[card]}")
+    assert state_of(game).by_name["p1"].revealed == [card]
+
+
+def test_keep_cards_after_an_exchange(game, ana, ben, cai):
+    play(game, ana, "exchange")
+    play(game, ben, "allow")
+    play(game, cai, "pass")
+    assert decision_of(game, ana) == "keep"
+    cards = options(game, ana)[-1]["cards"]
+    outcome = play(game, ana, "Keep " + " and ".join(cards))
+    assert outcome.answer == "keep " + " ".join(cards)
+    assert sorted(state_of(game).by_name["p1"].hand) == sorted(cards)
+
+
+def test_a_unique_answer_may_leave_out_what_only_one_option_has(ana, ben):
+    game = started_game(ana, ben)
+    play(game, ana, "steal")  # only Ben to steal from
+    assert state_of(game).action.target == "p2"
+
+
+# ---- what the player wrote ---------------------------------------------------------------
+
+
+def test_quoted_text_and_the_attribution_are_not_the_answer(game, ana, smtp):
+    body = (
+        "On Tue, 3 Mar 2026 at 10:00, Coup by email\n<play+1.0.abc@localhost> wrote:\n"
+        "> ana, it is your move: choose your action.\n> steal ben\n\n"
+        "income\n\n-- \nAna\nsteal cai\n"
+    )
+    outcome = receive(reply(game, ana, body))
+    assert (outcome.status, outcome.answer) == ("played", "income")
+
+
+def test_a_top_posted_reply_with_a_signature(game, ana):
+    body = "Tax, please\n\nSent from my phone\n-- \nAna\n\nOn Mon, ana wrote:\n> income\n"
+    assert receive(reply(game, ana, body)).answer == "tax"
+
+
+def test_an_html_reply_without_the_gmail_quote(game, ana):
+    html = (
+        '<div dir="ltr">Income<br></div><br><div class="gmail_quote"><div class="gmail_attr">On Mon, Coup wrote:'
+        "</div><blockquote>steal ben</blockquote></div>"
+    )
+    assert receive(reply(game, ana, None, html=html)).answer == "income"
+
+
+def test_reading_the_first_line():
+    assert first_line("\n\n> quoted\nOn Mon, 1 Jan, X <x@y>\nwrote:\n  allow  \nchallenge") == "allow"
+    assert first_line("-- \nallow") == ""
+    assert html_to_text("<p>block <b>duke</b></p><blockquote>allow</blockquote>").strip() == "block duke"
+    reading = read_line("Bloqueo como Capitán, gracias", {"p1": "Ana", "p2": "Ben"})
+    assert (reading.act_names, reading.cards, reading.unknown) == (["block"], ["captain"], [])
+
+
+# ---- what is not played ------------------------------------------------------------------
+
+
+def test_an_illegal_reply_gets_an_email_listing_the_legal_answers(game, ana, smtp):
+    version = game.version
+    outcome = receive(reply(game, ana, "coup ben"))
+    assert (outcome.status, outcome.reason) == ("explained", "not-legal")
+    game.refresh_from_db()
+    assert game.version == version
+    mail = smtp.wait_for(to=ana.email, subject_contains="not played")
+    assert "“coup ben”" in mail.text and "What we understood: coup ben" in mail.text
+    assert "That is not one of your answers now." in mail.text
+    assert "- income — Income — take 1 coin" in mail.text and "- steal ben" in mail.text and "- steal cai" in mail.text
+    assert "steal cai" in mail.html
+    assert mail.message["Reply-To"] == reply_address(seat_of(game, ana))
+    assert mail.message["In-Reply-To"] == f"<game-{game.pk}@localhost>"
+
+
+def test_an_ambiguous_reply_lists_what_it_could_mean(game, ana, smtp):
+    outcome = receive(reply(game, ana, "steal"))
+    assert outcome.reason == "ambiguous"
+    assert "That could mean more than one answer: steal ben / steal cai." in smtp.wait_for(to=ana.email).text
+
+
+def test_unknown_words_are_not_guessed(game, ana, smtp):
+    outcome = receive(reply(game, ana, "steal bob"))
+    assert outcome.reason == "not-understood"
+    assert "We did not understand: “bob”." in smtp.wait_for(to=ana.email).text
+    assert state_of(game).action is None
+
+
+def test_a_negated_answer_is_not_played(game, ana, ben, smtp):
+    play(game, ana, "steal ben")
+    assert receive(reply(game, ben, "Don't challenge")).reason == "not-understood"
+    assert decision_of(game, ben) == "respond"
+
+
+def test_the_explanation_is_in_the_players_language(game, ana, smtp):
+    profile = profile_of(ana)
+    profile.language = "es"
+    profile.save()
+    receive(reply(game, ana, "golpe ben"))
+    mail = smtp.wait_for(to=ana.email)
+    assert "No es una de tus respuestas posibles ahora." in mail.text
+    assert "Ingresos" in mail.text
+
+
+def test_a_stale_reply_is_not_played_on_a_later_decision(game, ana, ben, smtp):
+    """Ben answered "allow" to an earlier question; the game has moved on to a new one."""
+    written = timezone.now() - timedelta(minutes=5)
+    play(game, ana, "steal ben")
+    outcome = receive(reply(game, ben, "allow", written=written))
+    assert (outcome.status, outcome.reason) == ("explained", "stale")
+    assert decision_of(game, ben) == "respond"
+    mail = smtp.wait_for(to=ben.email)
+    assert "You wrote before the game asked the question it is waiting for now" in mail.text
+    assert "- allow" in mail.text
+
+
+def test_a_reply_when_nothing_is_awaited_is_explained(game, ben, smtp):
+    assert receive(reply(game, ben, "income")).reason == "not-awaited"
+    assert "You have nothing to answer now" in smtp.wait_for(to=ben.email).text
+
+
+def test_a_forged_reply_address_is_ignored_silently(game, ana, smtp):
+    seat = seat_of(game, ana)
+    forged = reply_address(seat).replace(reply_address(seat).split("@")[0].rsplit(".", 1)[1], "0" * 20)
+    outcome = receive(reply(game, ana, "income", to=forged))
+    assert (outcome.status, outcome.reason) == ("ignored", "forged-address")
+    other_seat = reply_address(seat).replace(f"+{game.pk}.0.", f"+{game.pk}.1.")  # ana's signature, Ben's seat
+    assert receive(reply(game, ana, "income", to=other_seat)).reason == "forged-address"
+    assert receive(reply(game, ana, "income", to="play@localhost")).reason == "no-reply-address"
+    assert state_of(game).by_name["p1"].coins == 2 and smtp.messages == []
+
+
+def test_the_from_header_is_not_what_authorises(game, ana, ben, smtp):
+    """The signed address decides the seat: a From that names someone else (a
+    player's alias, or a forger) neither blocks the play nor redirects it."""
+    outcome = receive(reply(game, ana, "income", sender="Ben <ben@example.com>"))
+    assert (outcome.status, outcome.position) == ("played", 0)
+    assert state_of(game).by_name["p1"].coins == 3
+    receive(reply(game, ben, "steal nobody", sender="Mallory <mallory@evil.example>"))
+    assert [mail.to for mail in smtp.messages] == [[ben.email]]  # the explanation goes to the seat's player
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Auto-Submitted": "auto-replied"}, {"Precedence": "bulk"}, {"X-Autoreply": "yes"}, {"Return-Path": "<>"}],
+)
+def test_auto_replies_are_ignored(game, ana, smtp, headers):
+    outcome = receive(reply(game, ana, "I am out of the office until Monday. income", headers=headers))
+    assert (outcome.status, outcome.reason) == ("ignored", "auto-reply")
+    assert state_of(game).by_name["p1"].coins == 2 and smtp.messages == []
+
+
+def test_our_own_email_coming_back_is_ignored(game, ana, smtp, settings):
+    outcome = receive(reply(game, ana, "ana, we did not play your reply.", sender=settings.DEFAULT_FROM_EMAIL))
+    assert (outcome.status, outcome.reason) == ("ignored", "our-own-email")
+    assert smtp.messages == []
+
+
+def test_a_message_received_twice_is_played_once(game, ana, smtp):
+    message = reply(game, ana, "income")
+    assert receive(message).status == "played"
+    assert receive(message).reason == "duplicate"
+    assert state_of(game).by_name["p1"].coins == 3
+
+
+def test_explanations_stop_when_a_robot_keeps_writing(game, ana, smtp):
+    outcomes = [receive(reply(game, ana, "hello")).status for _ in range(7)]
+    assert outcomes == ["explained"] * 5 + ["ignored"] * 2
+    assert len(smtp.messages) == 5
+
+
+# ---- the ways mail arrives ---------------------------------------------------------------
+
+
+def test_the_anymail_postmark_inbound_webhook_plays_the_reply(game, ana, client, settings, smtp):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
+    raw = reply(game, ana, "income").as_string()
+    payload = json.dumps({"RawEmail": raw, "MessageID": "abc"})
+    refused = client.post("/anymail/postmark/inbound/", payload, content_type="application/json")
+    assert refused.status_code == 400
+    assert state_of(game).by_name["p1"].coins == 2
+    auth = "Basic " + base64.b64encode(b"postmark:s3cret").decode()
+    response = client.post(
+        "/anymail/postmark/inbound/", payload, content_type="application/json", HTTP_AUTHORIZATION=auth
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert state_of(game).by_name["p1"].coins == 3
+
+
+def test_read_mail_plays_every_unread_message_of_a_maildir(game, ana, ben, cai, tmp_path):
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    box.add(reply(game, ana, "steal ben").as_bytes())
+    box.add(reply(game, ana, "income", to="someone@localhost").as_bytes())
+    out = io.StringIO()
+    call_command("read_mail", str(tmp_path / "Maildir"), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert any("played (played)" in line and "steal ben" in line for line in lines)
+    assert any("ignored (no-reply-address)" in line for line in lines)
+    assert state_of(game).action.kind == "steal"
+    again = io.StringIO()
+    call_command("read_mail", str(tmp_path / "Maildir"), "--maildir", stdout=again)
+    assert again.getvalue() == ""  # both are marked seen
+
+
+def test_read_mail_reads_an_mbox(game, ana, tmp_path):
+    box = mailbox.mbox(tmp_path / "inbox")
+    box.add(reply(game, ana, "income").as_bytes())
+    box.close()
+    out = io.StringIO()
+    call_command("read_mail", str(tmp_path / "inbox"), "--mbox", stdout=out)
+    assert "played (played)" in out.getvalue()
+
+
+def test_read_mail_reads_one_message_on_stdin(game, ana, monkeypatch):
+    raw = reply(game, ana, "income").as_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    out = io.StringIO()
+    call_command("read_mail", stdout=out)
+    assert out.getvalue().startswith("-: played (played)")
+    assert state_of(game).by_name["p1"].coins == 3
+
+
+def test_read_mail_on_an_unreadable_path_exits_2_with_one_line(tmp_path):
+    for args in ([str(tmp_path / "missing")], [str(tmp_path), "--maildir"]):
+        done = subprocess.run(
+            [sys.executable, "manage.py", "read_mail", *args], capture_output=True, text=True, cwd=_root(), check=False
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().startswith("error: ") and len(done.stderr.strip().splitlines()) == 1
+
+
+def _root():
+    from django.conf import settings
+
+    return settings.BASE_DIR
