@@ -89,13 +89,14 @@ def test_hand_dealt_is_told_to_its_owner_only():
     assert told(dealt, viewer="p2") == ["Ana received face-down cards."]
 
 
-def test_court_shuffled_and_awaited_are_bookkeeping():
+def test_bookkeeping_and_standing_answers_tell_nothing():
     events = [
         Event("coup.court.shuffled", {}, {"court": ["duke", "captain"]}),
         Event("coup.awaited", {"players": ["p2"], "decision": "respond", "then": "effect"}),
+        Event("coup.standing.set", {"player": "p1"}, {"prove": True, "lose_first": ["duke"]}, ("p1",)),
     ]
     assert {e.type for e in events} == SILENT
-    assert told(*events) == []
+    assert told(*events) == [] and told(*events, viewer="p1") == []
 
 
 def test_draft_started_explains_the_draft():
