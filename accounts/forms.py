@@ -5,6 +5,7 @@ from django import forms
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import Profile, available_time_zones, profile_of
 
@@ -43,7 +44,7 @@ class CardOrderWidget(forms.MultiWidget):
     """A few selects in a row: the first character, the next one, ..."""
 
     def __init__(self, choices=(), attrs=None):
-        slots = [_("Give up first"), _("then"), _("then")]
+        slots = [_("Give up first"), pgettext_lazy("card order", "then"), pgettext_lazy("card order", "then")]
         super().__init__([forms.Select(choices=choices, attrs={"aria-label": label}) for label in slots], attrs)
 
     def decompress(self, value):
@@ -90,7 +91,10 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Built per form, so the card names follow the active language.
         self.fields["time_zone"] = forms.ChoiceField(
-            label=_("Time zone"), choices=time_zone_choices(), help_text=Profile._meta.get_field("time_zone").help_text
+            label=_("Time zone"),
+            choices=time_zone_choices(),
+            required=False,  # left out: the zone stays as it was
+            help_text=Profile._meta.get_field("time_zone").help_text,
         )
         self.fields["always_prove"].label = _("Always prove when I can")
         self.fields["lose_first"] = CardOrderField(
@@ -101,6 +105,9 @@ class ProfileForm(forms.ModelForm):
                 "if you hold none of them, one of your cards is chosen at random. Leave empty to be asked every time."
             ),
         )
+
+    def clean_time_zone(self):
+        return self.cleaned_data.get("time_zone") or self.instance.time_zone or "UTC"
 
     @property
     def standing_answers_changed(self) -> bool:

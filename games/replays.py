@@ -21,8 +21,17 @@ from games.models import Event, Game
 from games.selectors import player_names
 
 
+# The games whose history and table the replay can tell (Kobayakawa has no pages yet).
+REPLAYABLE = frozenset({"coup"})
+
+
 class ReplayRefused(Exception):
     """A replay was asked of a game that is not finished: it would show hands."""
+
+
+def replayable(game: Game) -> bool:
+    """Only a finished game may be replayed: a replay shows every hand."""
+    return game.status == Game.Status.FINISHED and game.kind in REPLAYABLE
 
 
 def step_number(raw, count: int) -> int:
@@ -36,7 +45,7 @@ def step_number(raw, count: int) -> int:
 
 def replay_context(game: Game, seat, step) -> dict:
     """The template context of step ``step`` of ``game``'s replay, for ``seat``'s player."""
-    if game.status != Game.Status.FINISHED:
+    if not replayable(game):
         raise ReplayRefused(game.pk)
     engine = GAMES[game.kind]
     names = player_names(game)

@@ -97,7 +97,7 @@ def _after_game(game) -> dict:
     """A finished game's page offers its replay and a rematch (or the rematch made)."""
     if game.status != Game.Status.FINISHED:
         return {}
-    return {"finished": True, "rematch": replays.rematch_of(game)}
+    return {"finished": True, "replayable": replays.replayable(game), "rematch": replays.rematch_of(game)}
 
 
 @login_required
@@ -204,7 +204,7 @@ def replay(request, pk):
     """A finished game step by step, every hand shown: for its players only, and
     never while the game is in play (404, as for anyone not seated)."""
     game, seat = _seated_game(request, pk)
-    if game.status != Game.Status.FINISHED:
+    if not replays.replayable(game):
         raise Http404
     context = replays.replay_context(game, seat, request.GET.get("step"))
     template = "games/replay.html#step" if _is_htmx(request) else "games/replay.html"

@@ -36,7 +36,7 @@ def _invite(host_page, email: str) -> None:
     host_page.get_by_text(f"Invitation sent to {email}.").wait_for()
 
 
-def _accept_invitation(page, live_server, smtp, email: str, name: str, phone_check=None):
+def _accept_invitation(page, live_server, smtp, email: str, name: str):
     """Open the emailed invitation signed out, sign up, come back and accept it."""
     invitation = smtp.wait_for(to=email, subject_contains="invites you")
     [link] = [link for link in invitation.links if "/invitations/" in link]
@@ -59,6 +59,7 @@ class Driver:
         self.stage = None  # what the action being resolved is for: "steal", "blocked", "tax"
         self.block_done = False
         self.challenge = None  # (challenger, claimant) of the forced challenge
+        self.claimant = None
         self.log: list[str] = []
 
     def choose(self, name: str, options: list[dict]) -> dict:

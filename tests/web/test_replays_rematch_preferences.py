@@ -392,3 +392,13 @@ def test_a_player_without_a_preference_still_reads_utc(ben, cai, django_capture_
 def test_make_player_still_has_default_preferences(db):
     profile = profile_of(make_player("Eli"))
     assert (profile.time_zone, profile.always_prove, profile.lose_first) == ("UTC", False, [])
+
+
+def test_the_replay_and_the_preferences_speak_the_players_language(client, ana, ben):
+    profile = profile_of(ana)
+    profile.language = "es"
+    profile.save()
+    game = finished_by_resignations(ana, ben)
+    assert "Paso 1 de" in html_of(client, ana, reverse("game_replay", args=[game.pk]))
+    html = html_of(client, ana, reverse("profile"))
+    assert "Zona horaria" in html and "Respuestas fijas" in html
