@@ -36,7 +36,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import labels
 from games.engine import GAMES, replay
@@ -290,7 +290,7 @@ def _past_row(result: SeatResult, user) -> dict:
 
 def _outcome(result: SeatResult) -> str:
     if result.place == 1:
-        return _("Won")
+        return pgettext("the result of a game", "Won")
     if result.place:
         return _("Place %(place)d of %(players)d") % {"place": result.place, "players": result.players}
     return _("Finished")

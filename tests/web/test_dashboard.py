@@ -305,6 +305,17 @@ def test_statistics_count_games_wins_rates_head_to_head_challenges_and_bluffs(cl
     assert "<svg" in page(client, ana, reverse("stats"))
 
 
+def test_charts_keep_plain_numbers_in_every_language(client, ana, ben):
+    finished_games(ana, [ben], 3)
+    profile = profile_of(ana)
+    profile.language = "es"  # Spanish writes 32,4: an SVG attribute must stay 32.4
+    profile.save()
+    html = page(client, ana, reverse("stats"))
+    assert "Desafíos y faroles" in html
+    assert not re.search(r'(width|x|x1|y)="[\d.]*,', html)
+    assert re.search(r'class="chart__bar"', html)
+
+
 def test_statistics_of_a_new_player_say_there_are_none_yet(client, ana):
     assert "once you have finished a game" in page(client, ana, reverse("stats"))
 

@@ -124,6 +124,7 @@ def from_json(data: dict) -> KobayakawaState:
 
 
 def _copy(value):
+    """A deep copy of plain JSON (event data kept in the state)."""
     if isinstance(value, dict):
         return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, list):

@@ -7,7 +7,7 @@ lone bettor wins without showing theirs. The deck is a count. Discards, the
 Kobayakawa card (and the cards it covers), medals and bets are public.
 """
 
-from .state import KobayakawaState
+from .state import KobayakawaState, _copy
 
 PUBLIC = ""  # the viewer name for someone not seated at the table
 
@@ -47,6 +47,6 @@ def view(state: KobayakawaState, viewer: str | None = None) -> dict:
             for p in state.players
             if p.name in state.awaiting
         ],
-        "previous": state.previous,
+        "previous": _copy(state.previous),  # a copy: a view never shares the state's objects
         "winner": (winners[0] if len(winners) == 1 else list(winners)) if state.over else None,
     }
