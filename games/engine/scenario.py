@@ -27,8 +27,8 @@ STEP_FIELDS = {
     "tax": ((), ()),
     "exchange": ((), ()),
     "embezzle": ((), ()),
-    "coup": (("target",), ("name",)),
-    "assassinate": (("target",), ("name",)),
+    "coup": (("target",), ()),
+    "assassinate": (("target",), ()),
     "steal": (("target",), ()),
     "examine": (("target",), ()),
     "convert": ((), ("target",)),
@@ -179,7 +179,10 @@ def _parse_cards(data, players, variants):
     return deal, court
 
 
-def _check_step(index, step, players, variants):
+def _check_step_fields(index, step, players, fields: dict, also_required: dict) -> str | None:
+    """Check what every game's steps share: the act, the player, the fields the act
+    takes (``fields``: act → (required, optional); ``also_required``: act → more
+    required fields). Returns the act, or None for a timeout."""
     where = f"step {index}"
     if "act" not in step:
         raise MalformedScenario(f"{where}: missing field 'act'")
@@ -187,22 +190,28 @@ def _check_step(index, step, players, variants):
     if act == "timeout":
         if set(step) != {"act"}:
             raise MalformedScenario(f"{where}: a timeout step takes no other field")
-        return
-    if act not in STEP_FIELDS:
+        return None
+    if act not in fields:
         raise MalformedScenario(f"{where}: unknown act {act!r}")
     if "player" not in step:
         raise MalformedScenario(f"{where}: missing field 'player'")
     _check_player(step["player"], players, where)
-    required, optional = STEP_FIELDS[act]
-    if act in DECLARED_VARIANT:
-        declared = DECLARED_VARIANT[act] in variants
-        required, optional = (required + ("name",), ()) if declared else (required, ())
+    required, optional = fields[act]
+    required = required + also_required.get(act, ())
     for field in required:
         if field not in step:
             raise MalformedScenario(f"{where}: {act!r} needs the field {field!r}")
     extra = set(step) - {"player", "act", *required, *optional}
     if extra:
         raise MalformedScenario(f"{where}: {act!r} does not take the field {sorted(extra)[0]!r}")
+    return act
+
+
+def _check_step(index, step, players, variants):
+    declared = {act: ("name",) for act, variant in DECLARED_VARIANT.items() if variant in variants}
+    if _check_step_fields(index, step, players, STEP_FIELDS, declared) is None:
+        return
+    where = f"step {index}"
     if "target" in step:
         _check_player(step["target"], players, where)
     for field in CARD_FIELDS:
@@ -271,25 +280,7 @@ def _parse_kobayakawa(data) -> tuple[str, dict, list, object]:
 
 
 def _check_kobayakawa_step(index, step, players):
+    _check_step_fields(index, step, players, KOBAYAKAWA_STEP_FIELDS, {})
     where = f"step {index}"
-    if "act" not in step:
-        raise MalformedScenario(f"{where}: missing field 'act'")
-    act = step["act"]
-    if act == "timeout":
-        if set(step) != {"act"}:
-            raise MalformedScenario(f"{where}: a timeout step takes no other field")
-        return
-    if act not in KOBAYAKAWA_STEP_FIELDS:
-        raise MalformedScenario(f"{where}: unknown act {act!r} for Kobayakawa")
-    if "player" not in step:
-        raise MalformedScenario(f"{where}: missing field 'player'")
-    _check_player(step["player"], players, where)
-    required, optional = KOBAYAKAWA_STEP_FIELDS[act]
-    for field in required:
-        if field not in step:
-            raise MalformedScenario(f"{where}: {act!r} needs the field {field!r}")
-    extra = set(step) - {"player", "act", *required, *optional}
-    if extra:
-        raise MalformedScenario(f"{where}: {act!r} does not take the field {sorted(extra)[0]!r}")
     if "card" in step and not kobayakawa_rules.is_card(step["card"]):
         raise MalformedScenario(f"unknown card {step['card']!r} in {where}: cards are numbered 1 to 15")

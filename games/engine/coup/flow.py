@@ -15,6 +15,7 @@ in ``_resolve_effect``.
 
 from ..errors import IllegalMove
 from ..errors import gettext_noop as _
+from ..common import BaseFlow
 from ..events import Event
 from .cards import CARD_NAMES, CONVERT_COST, COSTS, FORCED_COUP_COINS, LAWYER
 from .state import APPLY, CoupState
@@ -56,50 +57,14 @@ def card_name(card) -> str:
     return CARD_NAMES.get(card, str(card))
 
 
-class Flow:
-    """Handles one command (or one deadline) against a state, collecting events."""
+class Flow(BaseFlow):
+    __slots__ = ()
+    APPLY = APPLY
+    ANSWERS = ANSWERS
+    PROMPTS = DECISION_PROMPTS
 
-    __slots__ = ("state", "dealer", "events")
-
-    def __init__(self, state: CoupState, dealer):
-        self.state = state
-        self.dealer = dealer
-        self.events: list[Event] = []
-
-    def emit(self, type, data, secret=None, seen_by=()):
-        # The same fold as ``state.apply``, inlined: this is the engine's hottest path.
-        state = self.state
-        APPLY[type](state, data, secret)
-        state.seq += 1
-        self.events.append(Event(type, data, secret, seen_by))
-
-    # ---- entry points -------------------------------------------------------------
-
-    def command(self, name: str, command: dict) -> list[Event]:
-        """``name`` answers their awaited decision with ``command`` (an option as
-        ``options`` lists it; its ``version``, if given, must be the decision's)."""
-        state = self.state
-        decision = state.awaiting.get(name)
-        if decision is None:
-            # Only awaited players of a game in progress get past this, so the
-            # commonest command needs a single lookup.
-            if name not in state.by_name:
-                raise IllegalMove(_("There is no player called {player} in this game."), player=name)
-            if state.winner is not None:
-                raise IllegalMove(_("The game is over."))
-            raise IllegalMove(_("The game is not waiting for you right now."))
-        kind = decision.kind
-        if command.get("act") not in ANSWERS[kind]:
-            raise IllegalMove(
-                _("You can't do that now: the game is waiting for you to {prompt}."),
-                prompt=DECISION_PROMPTS[kind],
-            )
-        version = command.get("version")
-        if version is not None and version != decision.id:
-            raise IllegalMove(_("That decision has already passed."))
-        HANDLERS[kind](self, state.by_name[name], command)
+    def answered(self):
         self.standing_answers()
-        return self.events
 
     def set_standing_answers(self, name: str, prove: bool, lose_first: list) -> list[Event]:
         """``name``'s standing answers: always prove a challenged claim when able
@@ -134,18 +99,6 @@ class Flow:
                 return
             name, decision, answer = found
             HANDLERS[decision.kind](self, state.by_name[name], answer)
-
-    def timeout(self) -> list[Event]:
-        """Every decision awaited now gets its default answer, in seat order."""
-        state = self.state
-        if state.winner is not None:
-            raise IllegalMove(_("The game is over."))
-        pending = [(p.name, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
-        for name, decision_id in pending:
-            decision = state.awaiting.get(name)
-            if decision is not None and decision.id == decision_id:
-                self.command(name, default_answer(state, name, self.dealer))
-        return self.events
 
     def resign(self, name: str) -> list[Event]:
         """``name`` leaves the game: every face-down card is turned face up and the
@@ -725,3 +678,8 @@ STEPS = {
     "inheritance_resume": _step_inheritance_resume,
     "claims_settled": _step_claims_settled,
 }
+
+
+# Set here because the handlers and the default answers are defined after Flow.
+Flow.HANDLERS = HANDLERS
+Flow.default_answer = staticmethod(default_answer)

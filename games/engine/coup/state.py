@@ -5,6 +5,7 @@ rules: every decision was taken when the event was made (see ``flow.py``). Repla
 the same events always rebuilds the same state.
 """
 
+from ..common import Decision
 from ..events import Event
 from .cards import OPPOSITE_FACTION, Table, table_for
 
@@ -22,17 +23,6 @@ class Player:
         self.faction = faction
         self.drawn: list[str] = []  # cards drawn in an exchange, until kept
         self.out_order = 0  # 1 for the first player eliminated, 2 for the next...
-
-
-class Decision:
-    """One decision the game waits for; ``id`` is the event count when it was
-    asked, so an answer to an earlier decision is recognised as stale."""
-
-    __slots__ = ("kind", "id")
-
-    def __init__(self, kind: str, id: int):
-        self.kind = kind
-        self.id = id
 
 
 class Action:
@@ -101,6 +91,10 @@ class CoupState:
         self.living = 0  # players still in the game
         self.standing: dict[str, dict] = {}  # a player's standing answers (private to them)
         self.clockwise: list[tuple[Player, ...]] = []  # by seat: everyone else, clockwise from that seat
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]

@@ -25,63 +25,26 @@ Decisions where RULES.md and SCENARIOS.md are silent:
   deal; the round's outcome stays in ``previous`` (cards only when shown).
 """
 
-from ..dealer import LiveDealer
-from .flow import DECISION_PROMPTS, Flow, default_answer
+from ..common import Game
+from .flow import DECISION_PROMPTS, Flow
 from .options import options
 from .setup import check_config, setup_events
 from .state import KobayakawaState, apply, from_json, to_json
 from .view import view
 
 
-class KobayakawaGame:
-    """The interface every game of the engine offers (see ``games.engine``)."""
-
+class KobayakawaGame(Game):
     kind = "kobayakawa"
     decision_prompts = DECISION_PROMPTS
-
-    @staticmethod
-    def setup(dealer=None, **config):
-        return setup_events(dealer=dealer or LiveDealer(), **config)
-
+    Flow = Flow
+    State = KobayakawaState
+    setup_events = staticmethod(setup_events)
     check_config = staticmethod(check_config)
-
-    @staticmethod
-    def new_state() -> KobayakawaState:
-        return KobayakawaState()
-
     apply = staticmethod(apply)
     dump = staticmethod(to_json)
     load = staticmethod(from_json)
     options = staticmethod(options)
     view = staticmethod(view)
-
-    @staticmethod
-    def play(state: KobayakawaState, player: str, command: dict, dealer=None) -> list:
-        """``player`` answers with ``command``; returns its events, already applied
-        to ``state``. Raises ``IllegalMove`` and leaves ``state`` unchanged if the
-        rules forbid it."""
-        return Flow(state, dealer or LiveDealer()).command(player, command)
-
-    @staticmethod
-    def resign(state: KobayakawaState, player: str, dealer=None) -> list:
-        return Flow(state, dealer or LiveDealer()).resign(player)
-
-    @staticmethod
-    def timeout(state: KobayakawaState, dealer=None) -> list:
-        return Flow(state, dealer or LiveDealer()).timeout()
-
-    @staticmethod
-    def default_answer(state: KobayakawaState, player: str, dealer=None) -> dict:
-        return default_answer(state, player, dealer)
-
-    @staticmethod
-    def awaiting(state: KobayakawaState) -> list:
-        """``(player, decision, version)`` for every decision awaited, in seat order."""
-        return [(p.name, state.awaiting[p.name].kind, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
-
-    @staticmethod
-    def is_over(state: KobayakawaState) -> bool:
-        return state.over
 
     @staticmethod
     def winners(state: KobayakawaState) -> list[str]:

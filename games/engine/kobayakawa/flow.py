@@ -13,6 +13,7 @@ deal in ``start_round``; the end in ``end_game``.
 
 from ..errors import IllegalMove
 from ..errors import gettext_noop as _
+from ..common import BaseFlow
 from ..events import Event
 from .rules import BET, CARDS, LAST_ROUND_BET, LAST_ROUND_CENTRE, is_card
 from .state import APPLY, KobayakawaState
@@ -44,23 +45,11 @@ def winners_of(state: KobayakawaState) -> list[str]:
     return [p.name for p in running if p.medals + p.bet == best]
 
 
-class Flow:
-    """Handles one command (or one deadline) against a state, collecting events."""
-
-    __slots__ = ("state", "dealer", "events")
-
-    def __init__(self, state: KobayakawaState, dealer):
-        self.state = state
-        self.dealer = dealer
-        self.events: list[Event] = []
-
-    def emit(self, type, data, secret=None, seen_by=()):
-        state = self.state
-        APPLY[type](state, data, secret)
-        state.seq += 1
-        self.events.append(Event(type, data, secret, seen_by))
-
-    # ---- entry points -------------------------------------------------------------
+class Flow(BaseFlow):
+    __slots__ = ()
+    APPLY = APPLY
+    ANSWERS = ANSWERS
+    PROMPTS = DECISION_PROMPTS
 
     def start(self, players: list, first: str, medals: dict, centre: int) -> list[Event]:
         """The events that start a game: the players, their medals, the first deal."""
@@ -70,41 +59,6 @@ class Flow:
         )
         self.knock_out()
         self.start_round(first, 1)
-        return self.events
-
-    def command(self, name: str, command: dict) -> list[Event]:
-        """``name`` answers their awaited decision with ``command`` (an option as
-        ``options`` lists it; its ``version``, if given, must be the decision's)."""
-        state = self.state
-        decision = state.awaiting.get(name)
-        if decision is None:
-            if name not in state.by_name:
-                raise IllegalMove(_("There is no player called {player} in this game."), player=name)
-            if state.over:
-                raise IllegalMove(_("The game is over."))
-            raise IllegalMove(_("The game is not waiting for you right now."))
-        kind = decision.kind
-        if command.get("act") not in ANSWERS[kind]:
-            raise IllegalMove(
-                _("You can't do that now: the game is waiting for you to {prompt}."),
-                prompt=DECISION_PROMPTS[kind],
-            )
-        version = command.get("version")
-        if version is not None and version != decision.id:
-            raise IllegalMove(_("That decision has already passed."))
-        HANDLERS[kind](self, state.by_name[name], command)
-        return self.events
-
-    def timeout(self) -> list[Event]:
-        """Every decision awaited now gets its default answer."""
-        state = self.state
-        if state.over:
-            raise IllegalMove(_("The game is over."))
-        pending = [(p.name, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
-        for name, decision_id in pending:
-            decision = state.awaiting.get(name)
-            if decision is not None and decision.id == decision_id:
-                self.command(name, default_answer(state, name, self.dealer))
         return self.events
 
     def resign(self, name: str) -> list[Event]:
@@ -263,3 +217,8 @@ def _bet(flow: Flow, player, command):
 
 
 HANDLERS = {"turn": _turn, "discard": _discard, "bet": _bet}
+
+
+# Set here because the handlers and the default answers are defined after Flow.
+Flow.HANDLERS = HANDLERS
+Flow.default_answer = staticmethod(default_answer)

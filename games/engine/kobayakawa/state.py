@@ -9,6 +9,7 @@ this round (``bet``), in the ``centre``, or back in the ``box`` (the medals of a
 player who resigned). Their sum never changes.
 """
 
+from ..common import Decision
 from ..events import Event
 
 
@@ -28,17 +29,6 @@ class Player:
         self.shown = False  # the card was revealed at this round's showdown
         self.out = False  # no medals left, or resigned: no longer dealt in
         self.resigned = False
-
-
-class Decision:
-    """One decision the game waits for; ``id`` is the event count when it was
-    asked, so an answer to an earlier decision is recognised as stale."""
-
-    __slots__ = ("kind", "id")
-
-    def __init__(self, kind: str, id: int):
-        self.kind = kind
-        self.id = id
 
 
 class KobayakawaState:
