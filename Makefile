@@ -90,6 +90,9 @@ $(VENV)/.installed-bench: pyproject.toml | $(VENV_PY)
 bench: $(VENV)/.installed $(VENV)/.installed-bench
 	$(VENV_PY) -m games.engine.bench --players 4 --games 2000 --replay
 	$(VENV_PY) benchmarks/engine_vs_coupml.py --players 4 --games 3000 --rounds 3
+	@# The dashboard benchmark needs a scratch PostgreSQL database; everything it makes is rolled back.
+	@[ -n "$$DATABASE_URL" ] || createdb -h 127.0.0.1 -U postgres coup_bench 2>/dev/null || true
+	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/dashboard.py --migrate
 
 check: $(VENV)/.installed
 	$(VENV_PY) manage.py check

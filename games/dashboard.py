@@ -18,7 +18,8 @@ current version, kept equal to a replay by the services), loaded in the one quer
 that fetches the player's open games, and asks the engine ``awaiting`` and
 ``view``: nothing is stored twice, so nothing can disagree with the game page, and
 20 snapshots load in well under a millisecond each. What a seat is asked is still
-only read through ``view(state, player)``, the door state leaves the engine by.
+only read through ``view(state, player)``, the door state leaves the engine by,
+and put in words by the game's presenter (``waits_for``, ``last_action``).
 
 Finished games are never replayed here: ``games/results.py`` stores a
 ``SeatResult`` per seat once, when the game ends, and the statistics are aggregate
@@ -34,13 +35,13 @@ from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery, Sum
 from django.db.models.functions import TruncMonth
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import ngettext, pgettext
 
 from games import labels
 from games.engine import GAMES, replay
 from games.models import Event, Game, Invitation, Seat, SeatResult
+from games.presenters import game_choices, presenter_for
 from games.selectors import display_name
 
 PAST_PER_PAGE = 20
@@ -49,18 +50,18 @@ HEAD_TO_HEAD = 8  # the most frequent opponents shown
 MONTHS = 12  # the months of the activity chart
 CLASSIC = "classic"  # the variant filter's value for games without variants
 
-GAME_NAMES = {"coup": gettext_lazy("Coup"), "kobayakawa": gettext_lazy("Kobayakawa")}
-
-# The event that starts a turn's action, per game: "the last action" of a game in play.
-LAST_ACTION_TYPES = ("coup.action.declared",)
-
 
 def game_name(kind) -> str:
-    return str(GAME_NAMES.get(kind, kind))
+    return str(presenter_for(kind).name)
 
 
-def variant_names(variants) -> list[str]:
-    return [labels.variant_name(v) for v in variants] or [_("Classic")]
+def variant_names(kind, variants) -> list[str]:
+    return presenter_for(kind).variant_names(variants)
+
+
+def last_action_types() -> list[str]:
+    """The events that start a turn's action, in every game: "the last action"."""
+    return [t for kind, _name in game_choices() for t in getattr(presenter_for(kind), "last_action_types", ())]
 
 
 # ---- the home page -----------------------------------------------------------------------
@@ -78,8 +79,8 @@ def home(user) -> dict:
             continue
         row = _active_row(game, mine, names)
         (waiting if row["waits_for"] else active).append(row)
-    later = timezone.now() + timedelta(days=3650)
-    waiting.sort(key=lambda row: (row["game"].deadline_at or later, row["game"].pk))
+    # Nearest deadline first; a paused clock (no deadline) after every running one.
+    waiting.sort(key=lambda row: (row["game"].deadline_at is None, row["game"].deadline_at or 0, row["game"].pk))
     recent = _results(user)[:RECENT_RESULTS]
     summary = SeatResult.objects.filter(user=user).aggregate(played=Count("pk"), won=Count("pk", filter=Q(place=1)))
     return {
@@ -96,7 +97,7 @@ def _open_games(user) -> list[Game]:
     """The user's games in play or gathering players, with their seats (two queries).
     Each carries its last action (``last_action``, a stored event payload, and
     ``last_action_at``) from a subquery, not from reading its log."""
-    last = Event.objects.filter(game=OuterRef("pk"), type__in=LAST_ACTION_TYPES).order_by("-seq")
+    last = Event.objects.filter(game=OuterRef("pk"), type__in=last_action_types()).order_by("-seq")
     return list(
         Game.objects.filter(seats__user=user, status__in=(Game.Status.ACTIVE, Game.Status.GATHERING))
         .annotate(
@@ -117,6 +118,7 @@ def _state_of(game: Game):
 
 def _active_row(game: Game, seat: Seat, names: dict) -> dict:
     engine = GAMES[game.kind]
+    presenter = presenter_for(game.kind)
     state = _state_of(game)
     view = engine.view(state, seat.player)
     awaited = {name: kind for name, kind, _version in engine.awaiting(state)}
@@ -125,89 +127,24 @@ def _active_row(game: Game, seat: Seat, names: dict) -> dict:
     return {
         "game": game,
         "name": game_name(game.kind),
-        "variants": variant_names(game.variants),
+        "variants": variant_names(game.kind, game.variants),
         "players": [names[s.player] for s in game.seats.all()],
-        "waits_for": waits_for(game.kind, awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
+        "waits_for": presenter.waits_for(awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
         "turn": (_("Your turn") if turn == seat.player else _("%(player)s's turn") % {"player": names.get(turn, turn)})
         if turn
         else "",
         "also_waiting": others,
-        "last_action": last_action(game.last_action, names, seat.player),
+        "last_action": presenter.last_action(game.last_action, names, seat.player),
         "last_action_at": game.last_action_at,
         "paused": game.paused_remaining is not None,
     }
-
-
-def waits_for(kind: str, decision: str, view: dict, viewer: str, names: dict) -> str:
-    """What a game waits for from ``viewer``, as a button would say it: "Respond to
-    Ben's Tax", "Choose a card to lose". Built from the viewer's own ``view``."""
-    if kind != "coup":
-        prompts = getattr(GAMES.get(kind), "decision_prompts", {})
-        return capfirst(_(prompts[decision])) if decision in prompts else capfirst(decision)
-    pending = view.get("pending") or {}
-    estate = view.get("inheritance")
-
-    def name(player):
-        return names.get(player, player or "?")
-
-    if decision == "turn":
-        return _("Your turn: choose an action")
-    if decision == "respond" and estate and not pending:
-        return _("Respond to the Lawyer claims on %(player)s's coins") % {"player": name(estate["player"])}
-    if decision == "respond" and pending.get("blocker"):
-        return _("Respond to %(player)s's block as %(card)s") % {
-            "player": name(pending["blocker"]),
-            "card": labels.card_name(pending.get("block_card")),
-        }
-    if decision == "respond" and pending:
-        return _("Respond to %(player)s's %(action)s") % {
-            "player": name(pending.get("player")),
-            "action": labels.action_name(pending.get("action")),
-        }
-    if decision == "block" and pending:
-        return _("Decide whether to block %(player)s's %(action)s") % {
-            "player": name(pending.get("player")),
-            "action": labels.action_name(pending.get("action")),
-        }
-    if decision == "challenged":
-        if pending.get("challenger") and pending.get("challenged") == viewer:
-            return _("%(player)s challenges you: prove your claim or concede") % {"player": name(pending["challenger"])}
-        return _("Prove your claim or concede")
-    if decision == "lose":
-        return _("Choose a card to lose")
-    if decision == "keep":
-        return _("Choose the cards to keep")
-    if decision == "show" and pending:
-        return _("Show a card to %(player)s") % {"player": name(pending.get("player"))}
-    if decision == "examine" and pending:
-        return _("Give the card back to %(player)s or make them swap it") % {"player": name(pending.get("target"))}
-    if decision == "inheritance" and estate:
-        return _("Claim %(player)s's coins as Lawyer, or decline") % {"player": name(estate["player"])}
-    if decision == "draft":
-        return _("Choose the card to keep")
-    return capfirst(labels.decision_prompt(decision))
-
-
-def last_action(payload, names: dict, viewer: str) -> str:
-    """"Ben: Steal from Ana", from a stored ``coup.action.declared`` event (its public
-    ``data`` only; such events carry no secret part anyway)."""
-    if not payload:
-        return ""
-    data = payload.get("data", {})
-    action = labels.action_name(data.get("action"))
-    player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
-    target = data.get("target") or data.get("beneficiary")
-    if target and target != data.get("player"):
-        target_name = _("you") if target == viewer else names.get(target, "?")
-        return _("%(player)s: %(action)s, on %(target)s") % {"player": player, "action": action, "target": target_name}
-    return _("%(player)s: %(action)s") % {"player": player, "action": action}
 
 
 def _gathering_row(game: Game, seats: list, names: dict, user) -> dict:
     return {
         "game": game,
         "name": game_name(game.kind),
-        "variants": variant_names(game.variants),
+        "variants": variant_names(game.kind, game.variants),
         "players": [names[s.player] for s in seats],
         "taken": len(seats),
         "host": game.host_id == user.pk,
@@ -229,7 +166,7 @@ def _invitations(user) -> list[dict]:
             "invitation": invitation,
             "by": display_name(invitation.invited_by),
             "name": game_name(invitation.game.kind),
-            "variants": variant_names(invitation.game.variants),
+            "variants": variant_names(invitation.game.kind, invitation.game.variants),
         }
         for invitation in pending
     ]
@@ -272,7 +209,7 @@ def _past_row(result: SeatResult, user) -> dict:
         "game": game,
         "result": result,
         "name": game_name(result.kind),
-        "variants": _variants_of(result.variants),
+        "variants": variant_names(result.kind, [v for v in result.variants.split(",") if v]),
         "players": [
             {"name": display_name(other.user), "you": other.user_id == user.pk, "place": other.place} for other in table
         ],
@@ -294,10 +231,6 @@ def _outcome(result: SeatResult) -> str:
     if result.place:
         return _("Place %(place)d of %(players)d") % {"place": result.place, "players": result.players}
     return _("Finished")
-
-
-def _variants_of(key: str) -> list[str]:
-    return variant_names([v for v in key.split(",") if v])
 
 
 def past_games(user, params) -> dict:

@@ -17,9 +17,9 @@ from django.utils import timezone, translation
 
 from accounts.models import EmailMode, profile_of
 
-from . import history, labels
 from .engine import GAMES, replay
 from .models import Event, Game, Invitation, Seat
+from .presenters import presenter_for
 from .selectors import display_name, game_state, player_names, table_for
 from .tokens import answer_token, reply_address, unsubscribe_token
 
@@ -65,7 +65,17 @@ def _send(
 
 
 def _game_context(game: Game) -> dict:
-    return {"game": game, "players": list(player_names(game).values()), "game_url": absolute(reverse("game", args=[game.pk]))}
+    presenter = presenter_for(game.kind)
+    return {
+        "game": game,
+        "game_name": presenter.name,
+        "players": list(player_names(game).values()),
+        "game_url": absolute(reverse("game", args=[game.pk])),
+        "situation_txt": presenter.email_situation[0],
+        "situation_html": presenter.email_situation[1],
+        "table_txt": presenter.email_table[0],
+        "table_html": presenter.email_table[1],
+    }
 
 
 # ---- invitations -------------------------------------------------------------------------
@@ -78,6 +88,7 @@ def send_invitation(invitation_id: int) -> None:
         "inviter": display_name(inviter),
         "game": invitation.game,
         "link": absolute(reverse("invitation", args=[invitation.token])),
+        "game_name": presenter_for(invitation.game.kind).name,
     }
     _send("invitation", invitation.email, context, language=profile_of(inviter).language)
 
@@ -95,7 +106,8 @@ def emails_for_update(game_id: int, before: int, after: int) -> list[tuple[str, 
     state = replay(game.kind, payloads)
     new = payloads[before:]
     asked = {player: version for player, _kind, version in engine.awaiting(state) if version >= before}
-    eliminated = {e["data"]["player"] for e in new if e["type"] == "coup.player.eliminated"}
+    out_events = presenter_for(game.kind).out_events
+    eliminated = {e["data"]["player"] for e in new if e["type"] in out_events}
     finished = engine.is_over(state)
     found = []
     for seat in Seat.objects.filter(game=game).select_related("user__profile"):
@@ -125,26 +137,14 @@ def _seat_context(seat: Seat) -> tuple[dict, dict]:
     table = table_for(game, seat.user)
     view = table["view"]
     names = table["names"]
-    lines = history.lines(table["events"], seat.player, names)
-    me = next(p for p in view["players"] if p["name"] == seat.player)
+    presenter = presenter_for(game.kind)
+    lines = presenter.history_lines(table["events"], seat.player, names)
     context = {
         **_game_context(game),
         "name": names[seat.player],
         "news": [line.text for line in lines if line.seq >= seat.notified_version],
-        "hand": [labels.card_name(card) for card in me["hand"]] if isinstance(me["hand"], list) else [],
-        "revealed": [labels.card_name(card) for card in me["revealed"]],
-        "coins": me["coins"],
         "deadline": game.deadline_at,
-        "table": [
-            {
-                "name": names.get(p["name"], p["name"]),
-                "coins": p["coins"],
-                "hidden": p["hand"] if isinstance(p["hand"], int) else len(p["hand"]),
-                "revealed": [labels.card_name(card) for card in p["revealed"]],
-                "alive": p["alive"],
-            }
-            for p in view["players"]
-        ],
+        **presenter.email_context(view, seat.player, names),
     }
     return table, context
 
@@ -165,18 +165,19 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
         if not options or options[0]["version"] != decision_version:
             return
         kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
-        ctx = labels.Context(table["view"], seat.player, table["names"], game.variants)
+        presenter = presenter_for(game.kind)
+        ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
         context.update(
             reminder=reminder,
-            prompt=labels.decision_prompt(kind),
+            prompt=presenter.decision_prompt(kind),
             buttons=[
                 {
-                    "label": labels.option_label(option, ctx, kind),
+                    "label": presenter.option_label(option, ctx, kind),
                     "url": absolute(reverse("answer", args=[answer_token(seat, decision_version, _command(option))])),
                 }
                 for option in options
             ],
-            reply_words=[reply_word(option, table["names"]) for option in options],
+            reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
     _send("decision", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
     _mark_read(seat, game.version)
@@ -184,21 +185,6 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
 
 def _command(option: dict) -> dict:
     return {key: value for key, value in option.items() if key != "version"}
-
-
-def reply_word(option: dict, names: dict) -> str:
-    """How to write ``option`` in a reply: "steal ana", "block duke", "keep duke captain"."""
-    words = [option["act"].replace("_", " ")]
-    if "as" in option:
-        words.append(option["as"])
-    if "target" in option:
-        words.append(names.get(option["target"], option["target"]).split()[0].lower())
-    if "name" in option:
-        words.append(option["name"])
-    if "card" in option:
-        words.append(option["card"])
-    words.extend(option.get("cards", ()))
-    return " ".join(words)
 
 
 def send_reminder(seat_id: int, version: int) -> None:
@@ -271,7 +257,7 @@ def send_digest(user_id: int) -> bool:
                 waiting.append(
                     {
                         **_game_context(seat.game),
-                        "waits_for": labels.decision_prompt(awaited[seat.player]),
+                        "waits_for": presenter_for(seat.game.kind).decision_prompt(awaited[seat.player]),
                         "deadline": seat.game.deadline_at,
                         "paused": seat.game.paused_remaining is not None,
                     }
@@ -296,10 +282,11 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
         answers, prompt = [], ""
         if table["options"]:
             kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
-            ctx = labels.Context(table["view"], seat.player, names, game.variants)
-            prompt = labels.decision_prompt(kind)
+            presenter = presenter_for(game.kind)
+            ctx = presenter.labeler(table["view"], seat.player, names, game.variants)
+            prompt = presenter.decision_prompt(kind)
             answers = [
-                {"word": reply_word(option, names), "label": labels.option_label(option, ctx, kind)}
+                {"word": presenter.reply_word(option, names), "label": presenter.option_label(option, ctx, kind)}
                 for option in table["options"]
             ]
         context = {

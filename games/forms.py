@@ -4,7 +4,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import labels
-from games.engine.coup.cards import MAX_PLAYERS, MIN_PLAYERS
+from games.engine import GAMES, IllegalMove
+from games.presenters import game_choices, presenter_for
+from games.translation import translate_illegal_move
+
+# The seat range the field accepts, whatever the game; each game checks its own.
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 # Time controls: (turn seconds, response seconds). The turn is the player's own
 # action; a response is everything else (challenge, block, lose a card...).
@@ -21,18 +26,22 @@ TIME_CONTROL_CHOICES = [
 
 
 class GameCreateForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Game"), initial="coup", required=False, widget=forms.RadioSelect)
     seat_count = forms.IntegerField(
         label=_("Players"),
         min_value=MIN_PLAYERS,
         max_value=MAX_PLAYERS,
         initial=4,
-        help_text=_("2 to 10, you included. From 7 players on, the deck has more copies of each character."),
+        help_text=_(
+            "You included. Coup: 2 to 10 (from 7 players on, the deck has more copies of each character); "
+            "Kobayakawa: 3 to 6."
+        ),
     )
     variants = forms.MultipleChoiceField(
         label=_("Variants"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("Leave all unchecked for the classic game."),
+        help_text=_("Coup only. Leave all unchecked for the classic game."),
     )
     time_control = forms.ChoiceField(
         label=_("Time to answer"), choices=TIME_CONTROL_CHOICES, initial="day", widget=forms.RadioSelect
@@ -57,15 +66,24 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Built per form so the explanations follow the active language.
         self.fields["variants"].choices = labels.variant_choices()
+        self.fields["kind"].choices = game_choices()
 
     def clean(self):
         data = super().clean()
+        kind = data.get("kind") or "coup"
+        if not presenter_for(kind).has_variants:
+            data["variants"] = []  # the Coup variants ticked before choosing another game
         variants = set(data.get("variants") or ())
         seats = data.get("seat_count")
         if "two_player_draft" in variants and seats is not None and seats != 2:
             self.add_error("seat_count", _("The two-player draft needs exactly 2 players."))
         if "declared_assassination" in variants and "declared_coup" not in variants:
             self.add_error("variants", _("Declared Assassination is played together with Declared Coup."))
+        if seats is not None and kind in GAMES and not self.errors:
+            try:  # each game's own rules: its seat range, its variants
+                GAMES[kind].check_config([f"p{n + 1}" for n in range(seats)], sorted(variants))
+            except IllegalMove as error:
+                self.add_error("seat_count", translate_illegal_move(error, {}))
         return data
 
     def service_arguments(self) -> dict:
@@ -73,6 +91,7 @@ class GameCreateForm(forms.Form):
         data = self.cleaned_data
         turn, response = TIME_CONTROLS[data["time_control"]]
         return {
+            "kind": data.get("kind") or "coup",
             "variants": sorted(data.get("variants") or []),
             "seat_count": data["seat_count"],
             "turn_seconds": turn,

@@ -13,16 +13,10 @@ sentence (who is awaited, a shuffle) is part of it. The log is read and folded
 once per request, only as far as the step shown: cheap for a single game.
 """
 
-from django.utils.translation import gettext as _
-
-from games import history, labels, pages
+from games.presenters import presenter_for
 from games.engine import GAMES, Event as EngineEvent
 from games.models import Event, Game
 from games.selectors import player_names
-
-
-# The games whose history and table the replay can tell (Kobayakawa has no pages yet).
-REPLAYABLE = frozenset({"coup"})
 
 
 class ReplayRefused(Exception):
@@ -31,7 +25,7 @@ class ReplayRefused(Exception):
 
 def replayable(game: Game) -> bool:
     """Only a finished game may be replayed: a replay shows every hand."""
-    return game.status == Game.Status.FINISHED and game.kind in REPLAYABLE
+    return game.status == Game.Status.FINISHED
 
 
 def step_number(raw, count: int) -> int:
@@ -48,9 +42,10 @@ def replay_context(game: Game, seat, step) -> dict:
     if not replayable(game):
         raise ReplayRefused(game.pk)
     engine = GAMES[game.kind]
+    presenter = presenter_for(game.kind)
     names = player_names(game)
     stored = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
-    lines = history.lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
+    lines = presenter.history_lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
     count = len(lines)
     number = step_number(step, count)
     until = lines[number].seq if number < count else None  # the event of the next sentence
@@ -69,40 +64,18 @@ def replay_context(game: Game, seat, step) -> dict:
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < count else None,
         "lines": [{"number": index, "text": line.text, "turn": line.turn} for index, line in enumerate(lines, 1)],
-        "variants": [labels.variant_name(v) for v in game.variants] or [_("Classic")],
-        **_table(game, view, seat.player, names),
+        "game_name": presenter.name,
+        "variants": presenter.variant_names(game.variants),
+        "replay_template": presenter.replay_template,
+        "winner": _winners(view, names),
+        **presenter.replay_table(game, view, seat.player, names),
     }
 
 
-def _table(game: Game, view: dict, viewer: str, names: dict) -> dict:
-    """Every seat with its face-down cards shown, the court deck in order, and the
-    action being resolved, in words."""
-    awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
-    players = [
-        {
-            "player": entry["name"],
-            "name": names.get(entry["name"], entry["name"]),
-            "you": entry["name"] == viewer,
-            "coins": entry["coins"],
-            "hand": list(entry["hand"]),
-            "drawn": list(entry.get("drawn", [])),
-            "revealed": list(entry["revealed"]),
-            "alive": entry["alive"],
-            "faction_name": labels.faction_name(entry["faction"]) if entry.get("faction") else "",
-            "turn": view.get("turn") == entry["name"],
-            "winner": view.get("winner") == entry["name"],
-            "deciding": labels.decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
-        }
-        for entry in view["players"]
-    ]
-    ctx = labels.Context(view, viewer, names, game.variants)
-    return {
-        "players": players,
-        "court": list(view.get("court", [])),
-        "aside": list(view.get("aside", [])),
-        "pending": pages.pending_summary(view, ctx),
-        "winner": names.get(view.get("winner")) if view.get("winner") else None,
-    }
+def _winners(view: dict, names: dict) -> str | None:
+    winner = view.get("winner")
+    winners = winner if isinstance(winner, list) else [winner] if winner else []
+    return ", ".join(names.get(w, w) for w in winners) or None
 
 
 def rematch_of(game: Game) -> Game | None:

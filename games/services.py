@@ -386,7 +386,10 @@ def _append(game: Game, state, events) -> None:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.deadline_at = game.paused_remaining = None
-        winner = game.seats.filter(position=_position_of(state.winner)).first() if state.winner else None
+        # A shared win (Kobayakawa) names its first winner here; the per-seat
+        # results give every winner first place.
+        winners = engine.winners(state)
+        winner = game.seats.filter(position=_position_of(winners[0])).first() if winners else None
         game.winner = winner.user if winner else None
         game_results_record(game=game)  # per-seat results for the dashboard, read once from the log
     else:

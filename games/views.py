@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import dashboard, labels, pages, replays, services
+from games import dashboard, pages, replays, services
 from games.forms import ChatForm, GameCreateForm, InviteForm
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, seat_of, table_for
@@ -287,7 +287,6 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
         "invite_form": invite_form or InviteForm(),
         "invitations": list(game.invitations.order_by("created_at")),
-        "rules": labels.rules_summary(game.variants),
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -381,7 +380,6 @@ def join(request, token):
             return _to_game(game)
     context = {**pages.game_summary(game), "seats": pages.seats_context(game), "action": request.path}
     context["open"] = game.status == Game.Status.GATHERING and context["taken"] < game.seat_count
-    context["rules"] = labels.rules_summary(game.variants)
     return render(request, "games/join.html", context)
 
 
@@ -413,7 +411,6 @@ def invitation(request, token):
         "invitation": found,
         "by": display_name(found.invited_by),
         "action": request.path,
-        "rules": labels.rules_summary(game.variants),
     }
     context["open"] = (
         game.status == Game.Status.GATHERING

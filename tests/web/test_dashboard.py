@@ -2,7 +2,6 @@
 statistics), the results stored when a game ends, and a query count that does
 not grow with a player's history."""
 
-import functools
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -15,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import profile_of
 from games import services
+from games.engine import GAMES
 from games.engine.coup import cards as coup_cards
 from games.models import Game, Invitation, Seat, SeatResult
 from games.results import tally, variants_key
@@ -44,13 +44,13 @@ HANDS = {"p1": ["captain", "duke"], "p2": ["assassin", "contessa"], "p3": ["amba
 def dealt(monkeypatch):
     """Games start with ``HANDS`` (classic, three players) and the rest of the deck
     as the court, in order."""
-    from games.engine import coup
-
+    engine = GAMES["coup"]
     deck = coup_cards.deck_for((), 3)
     for hand in HANDS.values():
         for card in hand:
             deck.remove(card)
-    monkeypatch.setattr(coup, "setup_events", functools.partial(coup.setup_events, deal=HANDS, court=deck))
+    setup = engine.setup
+    monkeypatch.setattr(engine, "setup", lambda dealer=None, **config: setup(dealer, deal=HANDS, court=deck, **config))
 
 
 def play_scripted_game(ana, ben, cai) -> Game:
