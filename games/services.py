@@ -17,7 +17,6 @@ from accounts.models import profile_of
 
 from . import tasks
 from .engine import GAMES, IllegalMove
-from .engine.coup.cards import characters_in_play
 from .models import ChatMessage, Event, Game, Invitation, Seat, player_name
 from .replays import rematch_of
 from .results import game_results_record
@@ -407,16 +406,12 @@ def _append(game: Game, state, events) -> None:
 def _standing_answers(game: Game, state, seat: Seat, *, changed: bool) -> list:
     """The events that give ``seat``'s standing answers (their profile) to the
     engine, already applied to ``state``. At the start only a player who has some
-    needs them; a change (``changed``) is given even when it clears them. Cards
-    not in this game's deck are left out of the order."""
-    engine = GAMES[game.kind]
-    if not hasattr(engine, "set_standing_answers"):
-        return []  # a game without standing answers (RULES.md §1 is Coup's)
+    needs them; a change (``changed``) is given even when it clears them."""
     profile = profile_of(seat.user)
-    in_play = set(characters_in_play(game.variants))
-    lose_first = [card for card in profile.lose_first or [] if card in in_play]
+    lose_first = list(profile.lose_first or [])
     if not changed and not (profile.always_prove or lose_first):
         return []
+    engine = GAMES[game.kind]
     return _check(
         lambda: engine.set_standing_answers(state, seat.player, prove=profile.always_prove, lose_first=lose_first), game
     )

@@ -109,6 +109,11 @@ class Game:
     def timeout(self, state, dealer=None) -> list:
         return self.Flow(state, dealer or LiveDealer()).timeout()
 
+    def set_standing_answers(self, state, player: str, *, prove: bool, lose_first: list, dealer=None) -> list:
+        """A player's standing answers (RULES.md §1); a game without them (any but
+        Coup) takes none and returns no events."""
+        return []
+
     def default_answer(self, state, player: str, dealer=None) -> dict:
         return self.Flow.default_answer(state, player, dealer or LiveDealer())
 

@@ -22,8 +22,7 @@ class CoupGame(Game):
     options = staticmethod(options)
     view = staticmethod(view)
 
-    @staticmethod
-    def set_standing_answers(state: CoupState, player: str, *, prove: bool, lose_first: list, dealer=None) -> list:
+    def set_standing_answers(self, state: CoupState, player: str, *, prove: bool, lose_first: list, dealer=None) -> list:
         return Flow(state, dealer or LiveDealer()).set_standing_answers(player, prove, lose_first)
 
     @staticmethod

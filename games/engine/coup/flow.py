@@ -70,13 +70,13 @@ class Flow(BaseFlow):
         """``name``'s standing answers: always prove a challenged claim when able
         (else concede at once), and give up these cards first when losing an
         influence. Private to the player; applied at once, including to a
-        decision awaited now."""
+        decision awaited now. Cards not in this game's deck (a player's preference
+        is the same for every game) are left out of the order."""
         state = self.state
         if name not in state.by_name:
             raise IllegalMove(_("There is no player called {player} in this game."), player=name)
-        if any(card not in state.table.characters for card in lose_first):
-            raise IllegalMove(_("Name only characters of the deck in play."))
-        self.emit("coup.standing.set", {"player": name}, {"prove": bool(prove), "lose_first": list(lose_first)}, (name,))
+        lose_first = [card for card in lose_first if card in state.table.characters]
+        self.emit("coup.standing.set", {"player": name}, {"prove": bool(prove), "lose_first": lose_first}, (name,))
         if state.winner is None:
             self.standing_answers()
         return self.events
