@@ -3,6 +3,7 @@
 import pytest
 
 from tests.mailcatcher import Mailbox, SMTPServer
+from tests.players import make_player, started_game
 from tests.worker import celery_worker  # noqa: F401 (a fixture for every test package)
 
 
@@ -41,3 +42,35 @@ def smtp(smtp_server, settings) -> Mailbox:
     settings.MAILERS = {alias: mailbox.mailer_config() for alias in aliases}
     yield mailbox
     mailbox.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Hash passwords cheaply: each sign-up and login otherwise spends ~1 s in PBKDF2."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def ana(db):
+    return make_player("Ana")
+
+
+@pytest.fixture
+def ben(db):
+    return make_player("Ben")
+
+
+@pytest.fixture
+def cai(db):
+    return make_player("Cai")
+
+
+@pytest.fixture
+def dora(db):
+    return make_player("Dora")
+
+
+@pytest.fixture
+def game(ana, ben, cai):
+    """Ana (host, plays first), Ben and Cai in a classic game that has just started."""
+    return started_game(ana, ben, cai)

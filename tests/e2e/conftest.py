@@ -104,12 +104,6 @@ def _clean_cache():
     yield
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Hash passwords cheaply: each sign-up and login otherwise spends ~1 s in PBKDF2."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def new_context(browser, live_server, request, tmp_path):
     """Factory for separate browser profiles: ``new_context(phone=False, **options)``."""

@@ -8,7 +8,7 @@ from django.db import connection
 from games import services
 from games.models import Game
 
-from .conftest import awaited, make_user, started_game
+from .conftest import awaited, make_player, started_game
 
 
 def race(*calls):
@@ -36,7 +36,7 @@ def race(*calls):
 
 @pytest.fixture
 def players(transactional_db):
-    return make_user("ana"), make_user("ben"), make_user("cai")
+    return make_player("ana"), make_player("ben"), make_player("cai")
 
 
 def test_two_challenges_racing_give_one_challenge(players):

@@ -12,12 +12,12 @@ from games.models import Game
 from games.selectors import game_state
 from tests.worker import wait_for
 
-from .conftest import awaited, make_user
+from .conftest import awaited, make_player
 
 
 @pytest.fixture
 def players(transactional_db):
-    return make_user("ana"), make_user("ben"), make_user("cai")
+    return make_player("ana"), make_player("ben"), make_player("cai")
 
 
 def start(players, seconds=3600, reminders=True):
@@ -69,7 +69,7 @@ def drain(players, celery_worker):
 def players_copy(players):
     """Three more players (a user has one seat per game, and markers need fresh games)."""
     suffix = str(Game.objects.count())
-    return tuple(make_user(user.username + suffix) for user in players)
+    return tuple(make_player(user.username + suffix) for user in players)
 
 
 def test_duplicate_expiry_tasks_change_nothing(players, celery_worker):

@@ -9,7 +9,7 @@ from games.models import Game
 from games.selectors import game_state
 from games.tokens import read_reply_address
 
-from .conftest import awaited, make_user, started_game
+from .conftest import awaited, make_player, started_game
 
 
 def start_with_emails(django_capture_on_commit_callbacks, *users, **options):
@@ -19,10 +19,7 @@ def start_with_emails(django_capture_on_commit_callbacks, *users, **options):
 
 @pytest.fixture
 def named(ana, ben, cai):
-    for user, name in ((ana, "Ana"), (ben, "Ben"), (cai, "Cai")):
-        profile = profile_of(user)
-        profile.display_name = name
-        profile.save()
+    """Ana, Ben and Cai, by their display names."""
     return ana, ben, cai
 
 

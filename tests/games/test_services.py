@@ -12,7 +12,7 @@ from games.engine import COUP, replay
 from games.models import Event, Game, Invitation
 from games.selectors import game_state, table_for
 
-from .conftest import awaited, make_user, play_randomly, started_game
+from .conftest import awaited, make_player, play_randomly, started_game
 
 
 def test_the_host_takes_the_first_seat_and_others_join_by_link(ana, ben):
@@ -93,7 +93,7 @@ def test_errors_name_players_by_their_display_names(game, ana):
     ben = game.seats.get(position=1).user
     version = awaited(game)["p2"][1]
     services.game_resign(game=game, user=game.seats.get(position=2).user)
-    with pytest.raises(services.ServiceError, match="cai is out of the game"):
+    with pytest.raises(services.ServiceError, match="Cai is out of the game"):
         services.decision_submit(game=game, user=ben, command={"act": "steal", "target": "p3"}, version=version)
 
 
@@ -114,7 +114,7 @@ def test_a_stale_version_is_told_the_decision_passed(game, ana):
 
 
 def test_only_seated_players_act(game):
-    outsider = make_user("dee")
+    outsider = make_player("dee")
     with pytest.raises(services.ServiceError, match="no seat"):
         services.decision_submit(game=game, user=outsider, command={"act": "income"}, version=0)
 
@@ -173,7 +173,7 @@ def test_chat_is_for_seated_players(game, ana):
     message = services.chat_post(game=game, user=ana, text="  Ben is bluffing  ")
     assert message.text == "Ben is bluffing"
     with pytest.raises(services.ServiceError):
-        services.chat_post(game=game, user=make_user("dee"), text="hi")
+        services.chat_post(game=game, user=make_player("dee"), text="hi")
     with pytest.raises(services.ServiceError):
         services.chat_post(game=game, user=ana, text="   ")
 

@@ -18,7 +18,7 @@ from games import replays, services
 from games.models import Event, Game, Invitation
 from games.selectors import game_state
 from games.services import ServiceError
-from tests.games.conftest import play_randomly
+from tests.players import play_randomly
 from tests.web.conftest import answer, awaited, gathering_game, make_player, player_of, started_game
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,69 @@
+"""Players and games for the service and web tests (plain helpers; the fixtures
+that use them are in tests/conftest.py)."""
+
+import random
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+
+from accounts.models import profile_of
+from games import services
+from games.engine import GAMES
+from games.models import Game
+from games.selectors import game_state
+
+PASSWORD = "correct-horse-battery-9"
+
+
+def make_player(name: str, language: str = "en"):
+    """A user called ``name`` (display name), with a verified ``<name>@example.com``."""
+    email = f"{name.lower()}@example.com"
+    user = get_user_model().objects.create_user(username=name.lower(), email=email, password=PASSWORD)
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+    profile = profile_of(user)
+    profile.display_name = name
+    profile.language = language
+    profile.save()
+    return user
+
+
+def gathering_game(host, *others, seats=None, variants=(), first=Game.First.HOST, **options):
+    game = services.game_create(
+        host=host,
+        variants=list(variants),
+        seat_count=seats or 1 + len(others),
+        turn_seconds=options.pop("turn_seconds", 86400),
+        response_seconds=options.pop("response_seconds", 28800),
+        first=first,
+        **options,
+    )
+    for user in others:
+        services.seat_join(game=game, user=user, join_token=game.join_token)
+    return game
+
+
+def started_game(host, *others, **options):
+    return services.game_start(game=gathering_game(host, *others, **options), by=host)
+
+
+def awaited(game) -> dict:
+    """Engine player name → (decision, version) for the decisions ``game`` waits for."""
+    game.refresh_from_db()
+    return {name: (kind, version) for name, kind, version in GAMES[game.kind].awaiting(game_state(game))}
+
+
+def play_randomly(game, rng: random.Random, decisions: int = 10_000):
+    """Answer ``game``'s awaited decisions at random through the services until it
+    ends, yielding the game after each answer."""
+    users = {seat.player: seat.user for seat in game.seats.all()}
+    engine = GAMES[game.kind]
+    for _ in range(decisions):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return
+        state = game_state(game)
+        player, _kind, version = rng.choice(engine.awaiting(state))
+        command = rng.choice(engine.options(state, player))
+        services.decision_submit(game=game, user=users[player], command=command, version=version)
+        game.refresh_from_db()
+        yield game
