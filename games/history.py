@@ -37,24 +37,32 @@ class Line:
     turn: bool = False
 
 
-class _Story:
-    """What the history has told so far: enough to word the next event."""
+class Story:
+    """What a history has told so far, for any game: whose story it is and the
+    players' names. A game's tellers may keep more in a subclass."""
 
     def __init__(self, viewer, names):
         self.viewer = viewer
         self.names = names
-        self.table = Table(frozenset())
-        self.variants = frozenset()
-        self.action = None  # the public fields of the action being resolved
-        self.factions = {}
-        self.out = set()
-        self.cost = None  # (player, coins) a Coup or Assassination just paid, told with it
 
     def name(self, player) -> str:
         return self.names.get(player, player or "?")
 
     def you(self, player) -> bool:
         return self.viewer is not None and player == self.viewer
+
+
+class _Story(Story):
+    """What the history of a Coup game has told so far: enough to word the next event."""
+
+    def __init__(self, viewer, names):
+        super().__init__(viewer, names)
+        self.table = Table(frozenset())
+        self.variants = frozenset()
+        self.action = None  # the public fields of the action being resolved
+        self.factions = {}
+        self.out = set()
+        self.cost = None  # (player, coins) a Coup or Assassination just paid, told with it
 
     def claim_of(self, action) -> str | None:
         return self.table.claims.get(action)
@@ -71,21 +79,25 @@ def _visible(event, viewer) -> tuple[str, dict]:
     return event["type"], dict(event.get("data", {}))
 
 
-def lines(events, viewer: str | None, names: dict) -> list[Line]:
-    """Every sentence of the history for ``viewer`` (a player name, or ``None`` for
-    someone who is not seated), with the sequence number of its event."""
-    story = _Story(viewer, names)
+def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
+    """Every sentence ``tellers`` (event type → function of the story and the
+    event's visible fields) make of ``events`` for ``story.viewer``, with the
+    sequence number of each event; ``turn_kind`` starts a new turn (or round)."""
     told = []
     for position, event in enumerate(events):
-        kind, data = _visible(event, viewer)
+        kind, data = _visible(event, story.viewer)
         seq = event.get("seq", position) if isinstance(event, dict) else position
-        teller = TELLERS.get(kind)
-        if teller is None:
-            continue
-        text = teller(story, data)
+        teller = tellers.get(kind)
+        text = teller(story, data) if teller else ""
         if text:
-            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == "coup.turn.started"))
+            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind))
     return told
+
+
+def lines(events, viewer: str | None, names: dict) -> list[Line]:
+    """Every sentence of a Coup game's history for ``viewer`` (a player name, or
+    ``None`` for someone who is not seated), with the sequence number of its event."""
+    return tell(events, _Story(viewer, names), TELLERS, "coup.turn.started")
 
 
 def sentences(events, viewer: str | None, names: dict) -> list[str]:

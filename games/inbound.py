@@ -42,7 +42,6 @@ from accounts.models import profile_of
 
 from . import emails, services
 from .presenters import presenter_for
-from .presenters.coup_replies import normalize, read_line  # noqa: F401  (Coup's reading, kept importable here)
 from .models import Event, Game, Seat
 from .selectors import table_for
 from .tokens import read_reply_address

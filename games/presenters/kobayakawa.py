@@ -15,10 +15,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.engine.events import Event
 from games.engine.kobayakawa.flow import DECISION_PROMPTS
 from games.engine.kobayakawa.rules import BET, LAST_ROUND_BET, MAX_PLAYERS, MIN_PLAYERS
-from games.history import Line
+from games.history import Story, tell
 from games.presenters import Reply
 
 
@@ -93,16 +92,7 @@ class KobayakawaPresenter:
         return ""
 
     def history_lines(self, events, viewer, names):
-        story = _Story(viewer, names)
-        told = []
-        for position, event in enumerate(events):
-            kind, data = _visible(event, viewer)
-            seq = event.get("seq", position) if isinstance(event, dict) else position
-            teller = TELLERS.get(kind)
-            text = teller(story, data) if teller else ""
-            if text:
-                told.append(Line(seq=seq, text=text, kind=kind, turn=kind == "kobayakawa.round.started"))
-        return told
+        return tell(events, Story(viewer, names), TELLERS, "kobayakawa.round.started")
 
     def rules_summary(self, variants=()) -> list[str]:
         return [
@@ -312,26 +302,6 @@ def _previous(previous, names) -> str:
 
 
 # ---- the history: one teller per event type ------------------------------------------------
-
-
-class _Story:
-    def __init__(self, viewer, names):
-        self.viewer = viewer
-        self.names = names
-
-    def name(self, player) -> str:
-        return self.names.get(player, player or "?")
-
-    def you(self, player) -> bool:
-        return self.viewer is not None and player == self.viewer
-
-
-def _visible(event, viewer) -> tuple[str, dict]:
-    if isinstance(event, Event):
-        return event.type, event.visible_to(viewer)
-    if "secret" in event or "seen_by" in event:
-        return event["type"], Event.from_json(event).visible_to(viewer)
-    return event["type"], dict(event.get("data", {}))
 
 
 def _started(story, data):

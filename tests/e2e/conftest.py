@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import PHONE, sign_up  # noqa: F401  (re-exported for tests)
+from tests.e2e.helpers import PHONE
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

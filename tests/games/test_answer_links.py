@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 from games.selectors import game_state
-from games.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
+from games.tokens import answer_token, read_reply_address, reply_address
 
 from .conftest import awaited
 

@@ -9,7 +9,7 @@ from games.models import Game
 from games.selectors import game_state
 from games.tokens import read_reply_address
 
-from .conftest import awaited, make_player, started_game
+from .conftest import awaited, started_game
 
 
 def start_with_emails(django_capture_on_commit_callbacks, *users, **options):

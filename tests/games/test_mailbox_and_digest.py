@@ -16,7 +16,7 @@ import coupsite.urls
 from accounts.models import EmailMode, profile_of
 from games import emails, tasks
 
-from .conftest import make_player, started_game
+from .conftest import started_game
 
 MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
 

@@ -165,7 +165,7 @@ class Flow(BaseFlow):
             self.emit("coup.court.shuffled", {}, {"court": self.dealer.shuffle(self.state.court)})
 
     def draw(self, player, count):
-        for _ in range(min(count, len(self.state.court))):
+        for _draw in range(min(count, len(self.state.court))):
             self.emit("coup.card.drawn", {"player": player.name}, {"card": self.state.court[0]}, (player.name,))
 
     def move_coins(self, amount, source, dest):
