@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
 
-from . import emails, services
+from . import services, tasks
 from .presenters import presenter_for
 from .models import Event, Game, Seat
 from .selectors import table_for
@@ -109,7 +109,7 @@ def _answer(seat: Seat, message: EmailMessage) -> Outcome:
             return outcome
         if not _may_explain(seat):
             return Outcome("ignored", "too-many-explanations", seat.game_id, seat.position, line)
-        emails.send_reply_unclear(seat.pk, line=line, problem=problem, reading=reading)
+        tasks.send_reply_unclear.delay(seat.pk, line=line, problem=str(problem), reading=str(reading))
     return outcome
 
 

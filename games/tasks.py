@@ -69,6 +69,11 @@ def send_update(name: str, *arguments) -> None:
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_reply_unclear(seat_id: int, line: str, problem: str, reading: str = "") -> None:
+    emails.send_reply_unclear(seat_id, line=line, problem=problem, reading=reading)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
 def announce_extension(game_id: int, seat_id: int) -> None:
     emails.send_extension(game_id, seat_id)
 
