@@ -35,20 +35,20 @@ def answer(request, token):
     seat = Seat.objects.select_related("game", "user").filter(pk=signed["s"], game_id=signed["g"]).first()
     if seat is None:
         return render(request, "games/answer.html", {"error": _("This game no longer exists.")}, status=404)
-    command, version = signed["c"], signed["v"]
+    table = table_for(seat.game, seat.user)
+    command = _chosen(table["options"], signed)
     error = None
     done = False
-    if request.method == "POST":
+    if command is None:
+        error = _("This decision has already passed; here is the game as it stands now.")
+    elif request.method == "POST":
         try:
-            services.decision_submit(game=seat.game, user=seat.user, command=command, version=version)
+            services.decision_submit(game=seat.game, user=seat.user, command=command, version=signed["v"])
             done = True
         except services.ServiceError as refused:
             error = refused.message
         seat.game.refresh_from_db()
-    table = table_for(seat.game, seat.user)
-    current = table["options"][0]["version"] if table["options"] else None
-    if not done and error is None and current != version:
-        error = _("This decision has already passed; here is the game as it stands now.")
+        table = table_for(seat.game, seat.user)
     context = {**pages.table_context(table), "error": error, "done": done, "token": token}
     if error is None and not done:
         kind = next(e["decision"] for e in table["view"]["awaiting"] if e["player"] == seat.player)
@@ -56,6 +56,14 @@ def answer(request, token):
         ctx = presenter.labeler(table["view"], seat.player, table["names"], seat.game.variants)
         context.update(prompt=presenter.decision_prompt(kind), label=presenter.option_label(command, ctx, kind))
     return render(request, "games/answer.html", context, status=409 if error else 200)
+
+
+def _chosen(options: list, signed: dict) -> dict | None:
+    """The answer a link names, if the decision it was made for is still awaited."""
+    index = signed["o"]
+    if not options or options[0]["version"] != signed["v"] or not 0 <= index < len(options):
+        return None
+    return {key: value for key, value in options[index].items() if key != "version"}
 
 
 @csrf_exempt  # RFC 8058: mail clients POST "List-Unsubscribe=One-Click" with no page in between

@@ -173,18 +173,14 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
             buttons=[
                 {
                     "label": presenter.option_label(option, ctx, kind),
-                    "url": absolute(reverse("answer", args=[answer_token(seat, decision_version, _command(option))])),
+                    "url": absolute(reverse("answer", args=[answer_token(seat, decision_version, index)])),
                 }
-                for option in options
+                for index, option in enumerate(options)
             ],
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
     _send("decision", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
     _mark_read(seat, game.version)
-
-
-def _command(option: dict) -> dict:
-    return {key: value for key, value in option.items() if key != "version"}
 
 
 def send_reminder(seat_id: int, version: int) -> None:

@@ -71,10 +71,10 @@ class Outcome:
     answer: str = ""
 
     def __str__(self):
+        # For logs and read_mail's output: never what was written or played, which
+        # can name a face-down card ("keep duke captain", "show contessa").
         where = f" game {self.game_id} seat {self.position}" if self.game_id is not None else ""
-        said = f" {self.line!r}" if self.line else ""
-        played = f" -> {self.answer}" if self.answer else ""
-        return f"{self.status} ({self.reason}){where}{said}{played}"
+        return f"{self.status} ({self.reason}){where}"
 
 
 def receive(message: Message) -> Outcome:
@@ -324,7 +324,7 @@ def _play(seat: Seat, line: str, written_at) -> tuple[Outcome, str | None, str]:
     except services.ServiceError as error:
         reason = "stale" if isinstance(error, services.DecisionPassed) else "refused"
         return unclear(reason, error.message, answer)
-    log.info("Played %r for game %s seat %s from a reply", answer, game.pk, seat.position)
+    log.info("Played a reply (%s) for game %s seat %s", command["act"], game.pk, seat.position)
     return Outcome("played", "played", game.pk, seat.position, line, answer), None, answer
 
 

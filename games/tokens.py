@@ -2,7 +2,9 @@
 
 An answer link is bound to the game, the seat, the decision version and the
 answer, and expires; a stale or used one is recognised because the version it
-names is no longer awaited. A reply address names a seat with an HMAC, so a
+names is no longer awaited. The answer is named by its place among the legal
+answers of that decision, never spelled out: signed data is readable, and a URL
+ends up in access logs, where "keep duke captain" would give a hand away. A reply address names a seat with an HMAC, so a
 forged From header alone cannot play for anyone.
 """
 
@@ -24,12 +26,14 @@ class BadToken(Exception):
         self.expired = expired
 
 
-def answer_token(seat, version: int, command: dict) -> str:
-    return signing.dumps({"g": seat.game_id, "s": seat.pk, "v": version, "c": command}, salt=ANSWER_SALT, compress=True)
+def answer_token(seat, version: int, option: int) -> str:
+    """A link for ``seat`` to give the ``option``-th legal answer of the decision
+    asked at ``version``."""
+    return signing.dumps({"g": seat.game_id, "s": seat.pk, "v": version, "o": option}, salt=ANSWER_SALT)
 
 
 def read_answer_token(token: str) -> dict:
-    """``{"g": game id, "s": seat id, "v": version, "c": command}``, or BadToken."""
+    """``{"g": game id, "s": seat id, "v": version, "o": option}``, or BadToken."""
     try:
         return signing.loads(token, salt=ANSWER_SALT, max_age=ANSWER_MAX_AGE)
     except signing.SignatureExpired:

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 from games.selectors import game_state
-from games.tokens import answer_token, read_reply_address, reply_address
+from games.engine import COUP
+from games.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
 
 from .conftest import awaited
 
@@ -20,8 +21,11 @@ def ana_seat(game):
 
 
 def link(seat, command, version=None):
-    version = awaited(seat.game)[seat.player][1] if version is None else version
-    return reverse("answer", args=[answer_token(seat, version, command)])
+    """The link for ``seat`` to answer ``command`` (a legal answer of the first
+    player's current decision) to the decision asked at ``version``."""
+    version = awaited(seat.game)["p1"][1] if version is None else version
+    options = COUP.options(game_state(Game.objects.get(pk=seat.game_id)), "p1")
+    return reverse("answer", args=[answer_token(seat, version, options.index(command))])
 
 
 def version_of(game):
@@ -64,9 +68,9 @@ def test_a_forged_link_is_refused(client, game, ana_seat):
 
 
 def test_an_edited_answer_in_a_link_is_refused(client, game, ana_seat):
-    token = answer_token(ana_seat, awaited(game)["p1"][1], {"act": "income"})
+    token = answer_token(ana_seat, awaited(game)["p1"][1], 0)
     payload, signature = token.rsplit(":", 1)
-    tampered = signing.dumps({"g": game.pk, "s": ana_seat.pk, "v": 0, "c": {"act": "tax"}}, salt="other")
+    tampered = signing.dumps({"g": game.pk, "s": ana_seat.pk, "v": 0, "o": 1}, salt="other")
     for bad in (tampered, payload + ":" + "x" * len(signature)):
         assert client.post(reverse("answer", args=[bad])).status_code == 400
     assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2
@@ -88,9 +92,18 @@ def test_a_link_for_another_seat_cannot_act_for_this_one(client, game):
     assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2
 
 
-def test_an_illegal_answer_gets_a_clear_message(client, game, ana_seat):
-    response = client.post(link(ana_seat, {"act": "coup", "target": "p2"}))
-    assert response.status_code == 409 and "7 coins" in response.content.decode()
+def test_a_link_to_an_answer_that_does_not_exist_changes_nothing(client, game, ana_seat):
+    url = reverse("answer", args=[answer_token(ana_seat, awaited(game)["p1"][1], 99)])
+    response = client.post(url)
+    assert response.status_code == 409 and "already passed" in response.content.decode()
+    assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2
+
+
+def test_a_link_names_its_answer_by_position_only(game, ana_seat):
+    """Signed data is readable, and URLs reach access logs: a link must not spell
+    out an answer such as "keep duke captain"."""
+    token = answer_token(ana_seat, 5, 3)
+    assert signing.loads(token, salt=ANSWER_SALT) == {"g": game.pk, "s": ana_seat.pk, "v": 5, "o": 3}
 
 
 def test_reply_addresses_are_signed_per_seat(game, ana_seat):
