@@ -102,7 +102,10 @@ def test_dashboard_shows_the_result_and_the_replay_steps_through_the_game(new_pa
     replay_url = reverse("game_replay", args=[game.pk])
 
     # The dashboards list the finished game with each player's result.
-    for name, outcome, summary in (("Ana", "Won", "1 game played, 1 won (100%)."), ("Cai", "Place 2 of 3", "1 game played, 0 won (0%).")):
+    for name, outcome, summary in (
+        ("Ana", "Won", "1 game played, 1 won (100%)."),
+        ("Cai", "Place 2 of 3", "1 game played, 0 won (0%)."),
+    ):
         page = pages[name]
         page.goto("/")
         expect(page.get_by_role("heading", name="Your games")).to_be_visible()
@@ -116,7 +119,8 @@ def test_dashboard_shows_the_result_and_the_replay_steps_through_the_game(new_pa
         expect(row.locator(".past__players li")).to_have_text(["★ Ana", "Cai", "Ben"])
         expect(row.locator(".past__players li.you")).to_have_text(re.compile(name))
         # Not in play any more.
-        expect(page.locator("section[aria-labelledby=dash-active], section[aria-labelledby=dash-waiting]")).to_have_count(0)
+        in_play = page.locator("section[aria-labelledby=dash-active], section[aria-labelledby=dash-waiting]")
+        expect(in_play).to_have_count(0)
 
     # Cai's past games say the same; she opens the replay from her dashboard.
     cai_page = pages["Cai"]
