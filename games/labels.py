@@ -85,7 +85,7 @@ def card_ability(card) -> str:
 
 
 # The engine's prompts, except where a page can say more than an error message needs.
-PAGE_PROMPTS = {"respond": gettext_lazy("respond: let it pass, challenge or block")}
+PAGE_PROMPTS = {"respond": gettext_lazy("respond to the claim: let it pass or oppose it")}
 
 
 def decision_prompt(kind) -> str:
