@@ -291,9 +291,12 @@ def _declare(flow: Flow, player, command):
     data = {"player": player.name, "action": act}
     target = _checked_target(flow, player, command, required=act in TARGETED or act == "patronage")
     if act == "convert":
-        cost = CONVERT_COST[target is None or target is player]
+        yourself = target is None or target is player
+        cost = CONVERT_COST[yourself]
         if player.coins < cost:
-            raise IllegalMove(_("Conversion costs {cost} coins; you have {coins}."), cost=cost, coins=player.coins)
+            if yourself:
+                raise IllegalMove(_("Converting yourself costs 1 coin; you have none."))
+            raise IllegalMove(_("Converting another player costs 2 coins; you have {coins}."), coins=player.coins)
         target = target or player
     if target is not None:
         data["target" if act != "patronage" else "beneficiary"] = target.name
@@ -424,7 +427,7 @@ def _keep(flow: Flow, player, command):
     pool = player.hand + player.drawn
     count = len(player.hand)
     if not isinstance(cards, list) or len(cards) != count:
-        raise IllegalMove(_("Keep exactly {count} cards."), count=count)
+        raise IllegalMove(_("Keep as many cards as you have face down ({count})."), count=count)
     returned = list(pool)
     for card in cards:
         if card not in returned:
