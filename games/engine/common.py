@@ -47,6 +47,8 @@ class BaseFlow:
     def command(self, name: str, command: dict) -> list[Event]:
         """``name`` answers their awaited decision with ``command`` (an option as
         ``options`` lists it; its ``version``, if given, must be the decision's)."""
+        if not _readable(command):
+            raise IllegalMove(_("That answer could not be read."))
         state = self.state
         decision = state.awaiting.get(name)
         if decision is None:
@@ -83,6 +85,20 @@ class BaseFlow:
             if decision is not None and decision.id == decision_id:
                 self.command(name, self.default_answer(state, name, self.dealer))
         return self.events
+
+
+def _readable(command) -> bool:
+    """A command is a dict of names to plain values (``cards``: a list of them),
+    as the options list them; anything else is refused before any rule reads it."""
+    if type(command) is not dict:
+        return False
+    for key, value in command.items():
+        kind = type(value)  # exact types: a bool is not a number here, and this runs on every command
+        if kind is str or kind is int:
+            continue
+        if key != "cards" or kind is not list or any(type(card) is not str for card in value):
+            return False
+    return True
 
 
 class Game:

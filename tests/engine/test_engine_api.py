@@ -176,3 +176,16 @@ def test_standing_answers_are_private_to_their_player(table, dealer):
     new = COUP.set_standing_answers(state, "ana", prove=True, lose_first=["duke"], dealer=dealer)
     assert "prove" not in new[0].visible_to("ben") and new[0].visible_to("ana")["lose_first"] == ["duke"]
     assert snapshot(COUP.load(COUP.dump(state))) == snapshot(state)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [None, [], {"act": {"x": 1}}, {"act": "steal", "target": ["ben"]}, {"act": "keep", "cards": [["duke"]]},
+     {"act": "income", "version": 1.5}, {"act": True}],
+)
+def test_a_command_of_the_wrong_shape_is_refused_and_changes_nothing(table, dealer, command):
+    state, _ = table
+    before = snapshot(state)
+    with pytest.raises(IllegalMove, match="could not be read"):
+        COUP.play(state, "ana", command, dealer)
+    assert snapshot(state) == before
