@@ -154,43 +154,39 @@ def decide(request, pk):
 @login_required
 @require_POST
 def resign(request, pk):
-    game, seat = _seated_game(request, pk)
-    try:
-        services.game_resign(game=game, user=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.info(request, _("You resigned from the game."))
-    return _to_game(game)
+    return _act(request, pk, lambda game: services.game_resign(game=game, user=request.user), _("You resigned from the game."))
 
 
-def _clock_action(request, pk, call, done: str):
+def _act(request, pk, call, done: str | None = None, then: str | None = None):
+    """Call a service for a seated player's game: a refusal becomes a message above
+    the game; success says ``done`` and goes to ``then`` (a URL name) or the game."""
     game, seat = _seated_game(request, pk)
     try:
         call(game)
     except ServiceError as error:
         messages.error(request, error.message)
-    else:
+        return _to_game(game)
+    if done:
         messages.info(request, done)
-    return _to_game(game)
+    return redirect(then) if then else _to_game(game)
 
 
 @login_required
 @require_POST
 def pause(request, pk):
-    return _clock_action(request, pk, lambda game: services.game_pause(game=game, by=request.user), _("The clock is paused."))
+    return _act(request, pk, lambda game: services.game_pause(game=game, by=request.user), _("The clock is paused."))
 
 
 @login_required
 @require_POST
 def resume(request, pk):
-    return _clock_action(request, pk, lambda game: services.game_resume(game=game, by=request.user), _("The clock runs again."))
+    return _act(request, pk, lambda game: services.game_resume(game=game, by=request.user), _("The clock runs again."))
 
 
 @login_required
 @require_POST
 def extend(request, pk):
-    return _clock_action(
+    return _act(
         request, pk, lambda game: services.time_extend(game=game, user=request.user), _("You have more time for this decision.")
     )
 
@@ -326,38 +322,19 @@ def invite(request, pk):
 @login_required
 @require_POST
 def start(request, pk):
-    game, seat = _seated_game(request, pk)
-    try:
-        services.game_start(game=game, by=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    return _to_game(game)
+    return _act(request, pk, lambda game: services.game_start(game=game, by=request.user))
 
 
 @login_required
 @require_POST
 def leave(request, pk):
-    game, seat = _seated_game(request, pk)
-    try:
-        services.seat_leave(game=game, user=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return _to_game(game)
-    messages.info(request, _("You left the game."))
-    return redirect("home")
+    return _act(request, pk, lambda game: services.seat_leave(game=game, user=request.user), _("You left the game."), "home")
 
 
 @login_required
 @require_POST
 def cancel(request, pk):
-    game, seat = _seated_game(request, pk)
-    try:
-        services.game_cancel(game=game, by=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return _to_game(game)
-    messages.info(request, _("The game is cancelled."))
-    return redirect("home")
+    return _act(request, pk, lambda game: services.game_cancel(game=game, by=request.user), _("The game is cancelled."), "home")
 
 
 def join(request, token):
