@@ -3,7 +3,7 @@
 from accounts.models import display_name_of
 
 from .engine import GAMES, Event as EngineEvent, replay
-from .engine.coup.view import PUBLIC
+from .engine.common import PUBLIC
 from .models import Event, Game, Seat
 
 

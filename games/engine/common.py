@@ -7,6 +7,9 @@ from .errors import gettext_noop as _
 from .events import Event
 
 
+PUBLIC = ""  # the viewer name for someone not seated at any table: sees what is public
+
+
 class Decision:
     """One decision the game waits for; ``id`` is the event count when it was
     asked, so an answer to an earlier decision is recognised as stale."""
@@ -112,6 +115,11 @@ class Game:
 
     def new_state(self):
         return self.State()
+
+    def apply(self, state, event: Event) -> None:
+        """Fold one event into ``state``: the only way a state changes."""
+        self.Flow.APPLY[event.type](state, event.data, event.secret)
+        state.seq += 1
 
     def play(self, state, player: str, command: dict, dealer=None) -> list:
         """``player`` answers with ``command``; returns its events, already applied

@@ -5,7 +5,7 @@ from ..dealer import LiveDealer
 from .flow import DECISION_PROMPTS, Flow
 from .options import options
 from .setup import check_config, setup_events
-from .state import CoupState, apply, from_json, to_json
+from .state import CoupState, from_json, to_json
 from .view import view
 
 
@@ -16,7 +16,6 @@ class CoupGame(Game):
     State = CoupState
     setup_events = staticmethod(setup_events)
     check_config = staticmethod(check_config)  # players and variants fit together?
-    apply = staticmethod(apply)
     dump = staticmethod(to_json)  # a state as JSON, e.g. a snapshot cached beside the log
     load = staticmethod(from_json)
     options = staticmethod(options)

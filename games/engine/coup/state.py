@@ -6,7 +6,6 @@ the same events always rebuilds the same state.
 """
 
 from ..common import Decision
-from ..events import Event
 from .cards import OPPOSITE_FACTION, Table, table_for
 
 
@@ -402,7 +401,3 @@ APPLY = {
     "coup.game.won": _game_won,
 }
 
-
-def apply(state: CoupState, event: Event) -> None:
-    APPLY[event.type](state, event.data, event.secret)
-    state.seq += 1

@@ -2,14 +2,13 @@
 
 ``view(state, None)`` is the omniscient state (scenario files, finished-game
 replays); ``view(state, name)`` hides every card ``name`` could not see at the
-table (any name that is not a player's, such as ``PUBLIC``, sees only what is
+table (any name that is not a player's, such as ``common.PUBLIC``, sees only what is
 public): other hands and exchange draws become counts, the court a count, and a
 card shown in an examination is visible only to the two players involved.
 """
 
 from .state import CoupState
 
-PUBLIC = ""  # the viewer name for someone not seated at the table
 
 
 def view(state: CoupState, viewer: str | None = None) -> dict:

@@ -29,7 +29,7 @@ from ..common import Game
 from .flow import DECISION_PROMPTS, Flow
 from .options import options
 from .setup import check_config, setup_events
-from .state import KobayakawaState, apply, from_json, to_json
+from .state import KobayakawaState, from_json, to_json
 from .view import view
 
 
@@ -40,7 +40,6 @@ class KobayakawaGame(Game):
     State = KobayakawaState
     setup_events = staticmethod(setup_events)
     check_config = staticmethod(check_config)
-    apply = staticmethod(apply)
     dump = staticmethod(to_json)
     load = staticmethod(from_json)
     options = staticmethod(options)

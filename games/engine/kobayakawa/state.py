@@ -10,7 +10,6 @@ player who resigned). Their sum never changes.
 """
 
 from ..common import Decision
-from ..events import Event
 
 
 class Player:
@@ -283,7 +282,3 @@ APPLY = {
     "kobayakawa.game.ended": _game_ended,
 }
 
-
-def apply(state: KobayakawaState, event: Event) -> None:
-    APPLY[event.type](state, event.data, event.secret)
-    state.seq += 1

@@ -9,7 +9,6 @@ Kobayakawa card (and the cards it covers), medals and bets are public.
 
 from .state import KobayakawaState, _copy
 
-PUBLIC = ""  # the viewer name for someone not seated at the table
 
 
 def view(state: KobayakawaState, viewer: str | None = None) -> dict:
