@@ -56,7 +56,8 @@ chromium:
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; \
 		elif command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; \
 		else echo "error: installing chromium needs root or sudo." >&2; exit 1; fi; \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq || \
+			echo "warning: apt-get update reported errors (an unreachable extra source?); installing anyway" >&2; \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			-o Dpkg::Use-Pty=0 $(CHROMIUM_APT_PACKAGES) >/dev/null && \
 		"$(CHROMIUM)" --version; \
