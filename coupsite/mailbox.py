@@ -31,6 +31,12 @@ from django.core.mail.backends.base import BaseEmailBackend
 BACKEND = "coupsite.mailbox.EmailBackend"
 
 
+def body_part(message: EmailMessage, subtype: str) -> str:
+    """The ``text/<subtype>`` body of ``message`` ('' if it has none)."""
+    part = message.get_body(preferencelist=(subtype,))
+    return part.get_content() if part is not None else ""
+
+
 def _open(path: Path) -> mailbox.Maildir:
     """The Maildir at ``path``, created if missing (also inside an existing folder,
     such as one the file backend wrote to)."""
@@ -98,17 +104,13 @@ class StoredMessage:
         """The Date header; the delivery time if it has none."""
         return getattr(self.message["Date"], "datetime", None) or self.received
 
-    def _part(self, subtype: str) -> str:
-        part = self.message.get_body(preferencelist=(subtype,))
-        return part.get_content() if part is not None else ""
-
     @property
     def text(self) -> str:
-        return self._part("plain")
+        return body_part(self.message, "plain")
 
     @property
     def html(self) -> str:
-        return self._part("html")
+        return body_part(self.message, "html")
 
     @property
     def headers(self) -> list[tuple[str, str]]:

@@ -18,6 +18,8 @@ from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
 
+from coupsite.mailbox import body_part
+
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 URL_RE = re.compile(r"https?://[^\s<>\"')]+")
@@ -40,19 +42,15 @@ class CapturedEmail:
         """The envelope recipients, lower-cased (what the server was asked to deliver to)."""
         return [address.lower() for address in self.rcpt_tos]
 
-    def _part(self, subtype: str) -> str:
-        part = self.message.get_body(preferencelist=(subtype,))
-        return part.get_content() if part is not None else ""
-
     @property
     def text(self) -> str:
         """The plain-text body ('' if the message has none)."""
-        return self._part("plain")
+        return body_part(self.message, "plain")
 
     @property
     def html(self) -> str:
         """The HTML body ('' if the message has none)."""
-        return self._part("html")
+        return body_part(self.message, "html")
 
     @property
     def links(self) -> list[str]:
