@@ -81,7 +81,7 @@ class Table:
     caller must treat them as read-only)."""
 
     __slots__ = (
-        "characters", "claims", "blockers", "turn_actions", "declared", "embezzle_forbidden",
+        "characters", "claims", "challengeable", "blockers", "turn_actions", "declared", "embezzle_forbidden",
         "plain_options", "aimed_costs", "block_options",
     )
 
@@ -97,6 +97,9 @@ class Table:
             self.claims["patronage"] = PATRON
         if INQUISITOR in has:
             self.claims["examine"] = INQUISITOR
+        # The actions a challenge may answer: every character claim, and Embezzlement's
+        # claim of holding no Duke (or Patron).
+        self.challengeable = frozenset((*self.claims, "embezzle"))
         self.blockers = {
             "foreign_aid": (duke_like,),
             "assassinate": (LAWYER if LAWYER in has else CONTESSA,),

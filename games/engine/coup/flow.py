@@ -356,19 +356,73 @@ def _challenge(flow: Flow, player, command):
     state = flow.state
     if state.awaiting[player.name].kind == "block":
         raise IllegalMove(_("The action can no longer be challenged; you may only block it or allow it."))
+    named = command.get("target")
+    if named is not None and named not in state.by_name:
+        raise IllegalMove(_("There is no player called {player} in this game."), player=named)
+    if named == player.name:
+        raise IllegalMove(_("You can't challenge yourself."))
     if state.estate is not None:
-        claimant = state.by_name.get(command.get("target"))
-        if claimant is None or claimant is player or claimant.name not in state.estate.claimants or not claimant.alive:
-            raise IllegalMove(_("Name a player whose Lawyer claim you challenge."))
-        on = "inheritance"
-    elif state.action.blocker is not None:
-        claimant, on = state.by_name[state.action.blocker], "block"
+        claimant, on = _challenged_inheritance_claim(state, player, named), "inheritance"
     else:
-        action = state.action
-        if action.kind not in state.table.claims and action.kind != "embezzle":
-            raise IllegalMove(_("This action claims no character, so it can't be challenged."))
-        claimant, on = state.by_name[action.actor], "action"
-    flow.emit("coup.challenged", {"player": player.name, "claimant": claimant.name, "on": on})
+        claimant = _open_claim(state)
+        if named is not None and named != claimant:
+            _refuse_challenge_of(state, named, claimant)
+        on = "action" if state.action.blocker is None else "block"
+    flow.emit("coup.challenged", {"player": player.name, "claimant": claimant, "on": on})
+
+
+def _open_claim(state: CoupState) -> str:
+    """Who made the claim a response window is about: the blocker once there is a
+    block (the game has moved past the action's claim), else the actor."""
+    action = state.action
+    if action.blocker is not None:
+        return action.blocker
+    if action.kind not in state.table.challengeable:
+        raise IllegalMove(_("This action claims no character, so it can't be challenged."))
+    return action.actor
+
+
+def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
+    """A challenge named ``named`` while only ``claimant``'s claim is open: say why not."""
+    action = state.action
+    if action.blocker is not None and named == action.actor and action.kind in state.table.challengeable:
+        raise IllegalMove(
+            _("{player}'s claim can no longer be challenged: the game has moved on to {blocker}'s block."),
+            player=named,
+            blocker=claimant,
+        )
+    raise IllegalMove(
+        _("{player} has no claim you can challenge now; the open claim is {claimant}'s."), player=named, claimant=claimant
+    )
+
+
+def open_inheritance_claims(state: CoupState, player) -> list[str]:
+    """The Lawyer claims ``player`` may still challenge: another player's, standing
+    (the claimant still in the game), and not yet proved against a challenge."""
+    estate = state.estate
+    return [
+        name
+        for name in estate.claimants
+        if name != player.name and name not in estate.proved and state.by_name[name].alive
+    ]
+
+
+def _challenged_inheritance_claim(state: CoupState, player, named) -> str:
+    """The claimant a challenge in an inheritance is about: the one named, or with
+    no name the only claim ``player`` may challenge (SCENARIOS.md: a target is
+    needed only when several claims are open)."""
+    claims = open_inheritance_claims(state, player)
+    if named is None:
+        if len(claims) == 1:
+            return claims[0]
+        if claims:
+            raise IllegalMove(_("Several Lawyer claims are open: name the player whose claim you challenge."))
+        raise IllegalMove(_("There is no Lawyer claim you can challenge."))
+    if named in claims:
+        return named
+    if named in state.estate.proved and named in state.estate.claimants:
+        raise IllegalMove(_("{player}'s Lawyer claim has already been challenged and stands."), player=named)
+    raise IllegalMove(_("{player} has no Lawyer claim you can challenge."), player=named)
 
 
 def _block(flow: Flow, player, command):
@@ -514,7 +568,7 @@ def _step_declared(flow: Flow):
     state = flow.state
     action = state.action
     actor = state.by_name[action.actor]
-    if action.kind in state.table.claims or action.kind == "embezzle":
+    if action.kind in state.table.challengeable:
         asked = state.after(actor)
     else:
         asked = blockers_of(state, action)
@@ -638,8 +692,9 @@ def _step_end_action(flow: Flow):
 
 
 def _challengers_of_claims(flow: Flow, candidates):
-    claimants = [c for c in flow.state.estate.claimants if flow.state.by_name[c].alive]
-    return [p for p in candidates if p.alive and any(c != p.name for c in claimants)]
+    """Who is asked in an inheritance's challenge window: those with a claim left to challenge."""
+    state = flow.state
+    return [p for p in candidates if p.alive and open_inheritance_claims(state, p)]
 
 
 def _step_claims_made(flow: Flow):

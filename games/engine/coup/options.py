@@ -7,7 +7,7 @@ option dicts are shared constants: callers must not mutate them.
 from itertools import combinations
 
 from .cards import CHARACTERS, CONVERT_COST, FORCED_COUP_COINS
-from .flow import blockers_of, can_prove, faction_forbids
+from .flow import blockers_of, can_prove, faction_forbids, open_inheritance_claims
 from .state import CoupState
 
 
@@ -70,14 +70,10 @@ def _blocks(state, player):
 def _respond(state, player):
     found = [ALLOW]
     if state.estate is not None:
-        found.extend(
-            {"act": "challenge", "target": c}
-            for c in state.estate.claimants
-            if c != player.name and state.by_name[c].alive
-        )
+        found.extend({"act": "challenge", "target": c} for c in open_inheritance_claims(state, player))
         return found
     action = state.action
-    if action.blocker is not None or action.kind in state.table.claims or action.kind == "embezzle":
+    if action.blocker is not None or action.kind in state.table.challengeable:
         found.append(CHALLENGE)
     found += _blocks(state, player)
     return found

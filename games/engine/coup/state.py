@@ -54,12 +54,14 @@ class Challenge:
 class Estate:
     """The coins of an eliminated player during a Lawyer inheritance."""
 
-    __slots__ = ("deceased", "coins", "claimants", "suspended")
+    __slots__ = ("deceased", "coins", "claimants", "proved", "suspended")
 
     def __init__(self, deceased, coins):
         self.deceased = deceased
         self.coins = coins
         self.claimants: list[str] = []
+        # Claims proved against a challenge: settled, so never challenged again (RULES.md §1, §4.3).
+        self.proved: list[str] = []
         self.suspended: list[str] = []  # players still to answer a window a challenge interrupted
 
 
@@ -127,7 +129,12 @@ def to_json(state: CoupState) -> dict:
         "step": state.step,
         "action": state.action and {**_plain(state.action), "allowed": sorted(state.action.allowed)},
         "challenge": state.challenge and _plain(state.challenge),
-        "estate": state.estate and {**_plain(state.estate), "claimants": list(state.estate.claimants), "suspended": list(state.estate.suspended)},
+        "estate": state.estate and {
+            **_plain(state.estate),
+            "claimants": list(state.estate.claimants),
+            "proved": list(state.estate.proved),
+            "suspended": list(state.estate.suspended),
+        },
         "winner": state.winner,
         "seq": state.seq,
         "eliminated": state.eliminated,
@@ -256,6 +263,8 @@ def _claim_proved(state, data, secret):
         player.hand.remove(card)
     state.court.extend(sorted(data["cards"]))
     state.awaiting.pop(player.name, None)
+    if state.challenge.on == "inheritance":
+        state.estate.proved.append(player.name)
 
 
 def _answered(state, data, secret):
