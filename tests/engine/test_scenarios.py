@@ -155,6 +155,9 @@ def test_views_hide_other_hands_and_court(path):
         for key in ("turn", "awaiting", "winner", "reserve"):
             if state.get(key) != full.get(key):
                 problems.append(f"[view {viewer}] {key} differs")
+        pending = state.get("pending", {})
+        if "shown" in pending and viewer not in (pending["player"], pending["target"]):
+            problems.append(f"[view {viewer}] sees the card shown in an examination")
     assert not problems, f"{_id(path)}:\n  " + "\n  ".join(problems)
 
 
