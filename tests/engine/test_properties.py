@@ -61,15 +61,21 @@ def check_events_hide_secrets(events, viewer):
             assert not set(event.secret) & set(visible), f"{event.type} leaked its secret to {viewer}"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(games())
-def test_random_playouts_keep_every_invariant(game):
+def started(game):
+    """A game drawn by ``games()``, just set up: ``(rng, dealer, names, events, state)``."""
     players, variants, seed = game
     rng = random.Random(seed)
     dealer = SeededDealer(seed)
     names = [f"p{i}" for i in range(players)]
     events = COUP.setup(dealer=dealer, players=names, variants=variants, first=rng.choice(names))
-    state = replay("coup", events)
+    return rng, dealer, names, events, replay("coup", events)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_random_playouts_keep_every_invariant(game):
+    players, variants, _seed = game
+    rng, dealer, names, events, state = started(game)
     for name in names:
         if rng.random() < 0.3:
             cards = list(characters_in_play(variants))
@@ -259,12 +265,7 @@ def check_each_claim_challenged_once(events):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_refused_steps_change_nothing_and_the_game_ends_with_one_winner(game):
-    players, variants, seed = game
-    rng = random.Random(seed)
-    dealer = SeededDealer(seed)
-    names = [f"p{i}" for i in range(players)]
-    events = COUP.setup(dealer=dealer, players=names, variants=variants, first=rng.choice(names))
-    state = replay("coup", events)
+    rng, dealer, names, events, state = started(game)
     steps = 0
     while not COUP.is_over(state):
         assert steps < 10_000, "the game did not end"
