@@ -153,9 +153,15 @@ def _gathering_row(game: Game, seats: list, names: dict, user) -> dict:
 
 
 def _invitations(user) -> list[dict]:
+    """The pending invitations to the user's account (a rematch) or address."""
+    mine = Q(email="", user=user)
+    if user.email:
+        mine |= Q(email__iexact=user.email)
     pending = (
         Invitation.objects.filter(
-            email__iexact=user.email, status=Invitation.Status.PENDING, game__status=Game.Status.GATHERING
+            mine,
+            status=Invitation.Status.PENDING,
+            game__status=Game.Status.GATHERING,
         )
         .exclude(game__seats__user=user)
         .select_related("game", "invited_by__profile")

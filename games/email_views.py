@@ -13,13 +13,14 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.models import EmailMode, profile_of
+from accounts.mail import address_opt_in, address_opt_out, address_scope
+from accounts.models import AddressOptOut, EmailMode, profile_of
 
 from . import pages, services
 from .models import Seat
 from .presenters import presenter_for
 from .selectors import table_for
-from .tokens import BadToken, read_answer_token, read_unsubscribe_token
+from .tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
 
 
 def answer(request, token):
@@ -80,3 +81,23 @@ def unsubscribe(request, token):
             return HttpResponse(status=200)
         return render(request, "accounts/unsubscribe.html", {"done": True})
     return render(request, "accounts/unsubscribe.html", {"token": token})
+
+
+@csrf_exempt  # RFC 8058, as above: the one-click POST of an invitation's List-Unsubscribe
+def stop_mail(request, token):
+    """The link in an invitation, for someone who may have no account: stop all
+    email to the address it was sent to (one click from the mail client, or the
+    page's button), or allow it again."""
+    address = read_stop_token(token)
+    if address is None:
+        return render(request, "accounts/stop_mail.html", {"error": True}, status=400)
+    if request.method == "POST":
+        if request.POST.get("List-Unsubscribe") == "One-Click":
+            address_opt_out(address=address, scope=AddressOptOut.Scope.ALL)
+            return HttpResponse(status=200)
+        if request.POST.get("mail") == "allow":
+            address_opt_in(address=address)
+        else:
+            address_opt_out(address=address, scope=AddressOptOut.Scope.ALL)
+    context = {"address": address, "scope": address_scope(address), "changed": request.method == "POST"}
+    return render(request, "accounts/stop_mail.html", context)

@@ -25,4 +25,5 @@ urlpatterns = [
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("a/<str:token>/", email_views.answer, name="answer"),
     path("unsubscribe/<str:token>/", email_views.unsubscribe, name="unsubscribe"),
+    path("stop/<str:token>/", email_views.stop_mail, name="stop_mail"),
 ]

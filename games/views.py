@@ -222,7 +222,7 @@ def rematch(request, pk):
         if new.host_id == request.user.pk:
             messages.success(request, _("Rematch! The other players are invited; start when every seat is taken."))
         return _to_game(new)
-    invited = new.invitations.filter(email__iexact=request.user.email, status=Invitation.Status.PENDING).first()
+    invited = new.invitations.filter(user=request.user, status=Invitation.Status.PENDING).first()
     if invited is not None:
         return redirect("invitation", token=invited.token)
     return redirect("join", token=new.join_token)
@@ -282,7 +282,7 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "full": game.seats.count() == game.seat_count,
         "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
         "invite_form": invite_form or InviteForm(),
-        "invitations": list(game.invitations.order_by("created_at")),
+        "invitations": pages.invitations_shown(game, request.user),
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -369,18 +369,22 @@ def invitation(request, token):
     if seat_of(game, request.user) is not None:
         return _to_game(game)
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('account_login')}?next={request.path}")
         accept = request.POST.get("answer") == "accept"
+        if accept and not request.user.is_authenticated:
+            return redirect(f"{reverse('account_login')}?next={request.path}")
+        user = request.user if request.user.is_authenticated else None
         try:
-            services.invitation_respond(token=token, user=request.user, accept=accept)
+            services.invitation_respond(token=token, user=user, accept=accept)
         except ServiceError as error:
             messages.error(request, error.message)
         else:
             if accept:
                 messages.success(request, _("You have a seat at this game."))
                 return _to_game(game)
-            messages.info(request, _("You declined the invitation."))
+            if found.invited_account is None:
+                messages.info(request, _("You declined the invitation. Nobody can invite this address again."))
+            else:
+                messages.info(request, _("You declined the invitation."))
             return redirect("home")
     context = {
         **pages.game_summary(game),
