@@ -77,7 +77,7 @@ def secret_key_problem(key: str) -> str | None:
     if key in PUBLISHED_SECRET_KEYS or any(mark in key.lower() for mark in PLACEHOLDER_MARKS):
         return "SECRET_KEY is a published placeholder."
     if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
-        return f"SECRET_KEY is too short: use at least {SECRET_KEY_MIN_LENGTH} random characters."
+        return f"SECRET_KEY is too short or too simple: use at least {SECRET_KEY_MIN_LENGTH} random characters."
     return None
 
 
