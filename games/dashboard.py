@@ -40,6 +40,7 @@ from django.utils.translation import ngettext, pgettext
 
 from games import labels
 from games.engine import GAMES, replay
+from games.forms import number_in
 from games.models import Event, Game, Invitation, Seat, SeatResult
 from games.presenters import game_choices, presenter_for
 from games.selectors import display_name
@@ -250,8 +251,9 @@ def past_games(user, params) -> dict:
     variant = params.get("variant", "")
     if variant not in variants and variant != CLASSIC:
         variant = ""
-    opponent = params.get("opponent", "")
-    opponent = int(opponent) if opponent.isdigit() and int(opponent) in {o["user"].pk for o in opponents} else None
+    opponent = number_in(params.get("opponent", ""))
+    if opponent not in {o["user"].pk for o in opponents}:
+        opponent = None
     page = Paginator(_results(user, kind=kind, variant=variant, opponent=opponent), PAST_PER_PAGE).get_page(
         params.get("page")
     )
