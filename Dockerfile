@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY . .
 RUN pip install . \
- && SECRET_KEY=collectstatic-only DEBUG=0 python manage.py collectstatic --noinput \
+ && SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" DEBUG=0 \
+    python manage.py collectstatic --noinput \
  && useradd --system --uid 1000 coup \
  && mkdir -p var/mailbox && chown -R coup var
 

@@ -16,6 +16,11 @@ PYTHON := $(shell for p in $(PYTHON_CANDIDATES); do \
 	if "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then echo "$$p"; break; fi; done)
 endif
 
+# The site's settings keep DEBUG off unless told otherwise (a forgotten variable must
+# not make a production server a development one): the commands for a developer's
+# machine turn it on, unless DEBUG is already set in the environment.
+DEV := DEBUG="$${DEBUG-1}"
+
 TEST_DATABASE_URL := postgres://postgres@127.0.0.1:5432/coup
 TEST_REDIS_URL := redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
@@ -67,9 +72,9 @@ chromium:
 # (ETA tasks and the minute sweep), the emails and the daily digest. Without REDIS_URL
 # its broker is the folder var/broker/. Ctrl-C (or either one exiting) stops both.
 run: $(VENV)/.installed
-	$(VENV_PY) manage.py migrate --noinput
+	$(DEV) $(VENV_PY) manage.py migrate --noinput
 	@mkdir -p var
-	@pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	@export $(DEV); pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	$(VENV)/bin/celery -A coupsite worker --beat --pool=solo -l info \
 		--schedule var/celerybeat-schedule --without-gossip --without-mingle & pids=$$!; \
 	$(VENV_PY) manage.py runserver 127.0.0.1:8000 & pids="$$pids $$!"; \
@@ -78,7 +83,7 @@ run: $(VENV)/.installed
 # DATABASE_URL / REDIS_URL from the environment win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
 test: chromium $(VENV)/.installed-dev
-	@DATABASE_URL="$${DATABASE_URL-$(TEST_DATABASE_URL)}" \
+	@$(DEV) DATABASE_URL="$${DATABASE_URL-$(TEST_DATABASE_URL)}" \
 	REDIS_URL="$${REDIS_URL-$(TEST_REDIS_URL)}" \
 	$(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
@@ -93,15 +98,15 @@ bench: $(VENV)/.installed $(VENV)/.installed-bench
 	$(VENV_PY) benchmarks/engine_vs_coupml.py --players 4 --games 3000 --rounds 3
 	@# The dashboard benchmark needs a scratch PostgreSQL database; everything it makes is rolled back.
 	@[ -n "$$DATABASE_URL" ] || createdb -h 127.0.0.1 -U postgres coup_bench 2>/dev/null || true
-	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/dashboard.py --migrate
+	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/dashboard.py --migrate
 
 check: $(VENV)/.installed
-	$(VENV_PY) manage.py check
+	$(DEV) $(VENV_PY) manage.py check
 
 # Refresh the .po catalogs from the code and templates, then compile them.
 messages: $(VENV)/.installed
-	$(VENV_PY) manage.py makemessages --no-obsolete -l es -l pt_BR --ignore '$(VENV)/*'
-	$(VENV_PY) manage.py compilemessages --ignore '$(VENV)/*'
+	$(DEV) $(VENV_PY) manage.py makemessages --no-obsolete -l es -l pt_BR --ignore '$(VENV)/*'
+	$(DEV) $(VENV_PY) manage.py compilemessages --ignore '$(VENV)/*'
 
 clean:
 	rm -rf $(VENV) *.egg-info

@@ -7,4 +7,11 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
+        from allauth.account.decorators import secure_admin_login
+        from django.contrib import admin
+
         from accounts import signals  # noqa: F401  (connects the receivers)
+
+        # The admin's sign-in is allauth's, with its rate limits: the admin's own
+        # form would take unlimited password guesses.
+        admin.site.login = secure_admin_login(admin.site.login)

@@ -83,3 +83,26 @@ def profile_of(user) -> Profile:
         profile, _created = Profile.objects.get_or_create(user=user)
         user.profile = profile
         return profile
+
+
+class AddressOptOut(models.Model):
+    """An address that asked the service for less mail, whether or not an account
+    has it: after declining an invitation it gets no more invitations from anyone;
+    after following the stop link of an email it gets no email at all (sign-in
+    codes included) until the same link allows it again. Checked before every
+    email the site sends (``accounts.mail.mail_refused``)."""
+
+    class Scope(models.TextChoices):
+        INVITATIONS = "invitations", _("No invitations")
+        ALL = "all", _("No email at all")
+
+    address = models.EmailField(unique=True, help_text="lower-cased")
+    scope = models.CharField(max_length=12, choices=Scope.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("address that opted out")
+        verbose_name_plural = _("addresses that opted out")
+
+    def __str__(self):
+        return f"{self.address}: {self.get_scope_display()}"

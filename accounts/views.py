@@ -26,12 +26,26 @@ def profile(request):
                 standing_answers_set(user=request.user)
             translation.activate(instance.language)
             messages.success(request, _("Your profile is saved."))
-            response = redirect("profile")
-            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, instance.language)
-            return response
+            return remember_language(redirect("profile"), instance.language)
     else:
         form = ProfileForm(instance=instance)
     return render(request, "accounts/profile.html", {"form": form})
+
+
+def remember_language(response, language: str):
+    """Set the language cookie as Django's set_language does, with every
+    LANGUAGE_COOKIE_* setting (Secure under HTTPS among them)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
 
 
 @require_POST

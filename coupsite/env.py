@@ -56,6 +56,31 @@ def env_list(
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# Django's own bar for a key (security.W009): long, and not a handful of characters.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+# Keys that were ever written in this project's files (anyone can read them, so
+# anyone could sign answer links and sessions with them), and Django's mark of a
+# development key.
+PUBLISHED_SECRET_KEYS = {
+    "change-me-to-a-long-random-string",
+    "django-insecure-dev-only-do-not-use-in-production",
+    "collectstatic-only",
+}
+PLACEHOLDER_MARKS = ("django-insecure", "change-me", "changeme", "change_me")
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` must not sign anything in production, or None when it will do."""
+    if not key:
+        return "SECRET_KEY is not set."
+    if key in PUBLISHED_SECRET_KEYS or any(mark in key.lower() for mark in PLACEHOLDER_MARKS):
+        return "SECRET_KEY is a published placeholder."
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"SECRET_KEY is too short or too simple: use at least {SECRET_KEY_MIN_LENGTH} random characters."
+    return None
+
+
 def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
     """DATABASES["default"] from DATABASE_URL; a SQLite file in the project root if unset."""
     url = env_str("DATABASE_URL", environ=environ) or f"sqlite:///{base_dir / 'db.sqlite3'}"

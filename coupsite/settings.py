@@ -2,15 +2,20 @@
 
 Everything that differs between a laptop and production comes from the
 environment (see README.md, "Configuration"). With no environment at all the
-service runs embedded: DEBUG on, SQLite in the project root, an in-memory cache,
-a Celery broker in a folder under var/broker/ (`make run` starts the worker), and
-emails stored in the Maildir var/mailbox/, listed at /mailbox/.
+service runs embedded: SQLite in the project root, an in-memory cache, a Celery
+broker in a folder under var/broker/ (`make run` starts the worker), and emails
+stored in the Maildir var/mailbox/, listed at /mailbox/ when DEBUG is on.
+
+DEBUG is off unless the environment turns it on (`make run` and `make test` do):
+a server started with a forgotten variable is a production server, and it refuses
+to start without a real SECRET_KEY.
 """
 
 from pathlib import Path
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from coupsite.env import (
@@ -21,16 +26,21 @@ from coupsite.env import (
     env_list,
     env_str,
     mailer_config,
+    secret_key_problem,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = env_str("SECRET_KEY")
+if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
+    # Whoever knows the key forges answer links, reply addresses and sessions.
+    raise ImproperlyConfigured(
+        f"{problem} Set SECRET_KEY to a long random string (e.g. `openssl rand -base64 48`), "
+        "or DEBUG=1 on a development machine."
+    )
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
@@ -52,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "coupsite.middleware.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -77,6 +89,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -135,6 +148,8 @@ ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_UNIQUE_EMAIL = True
 # Sign-up also asks for the name shown at the table and the language (accounts.Profile).
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+# Sends nothing to an address that asked for no email (accounts.mail).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # Sign-up, login and password reset never tell whether an address has an account.
 ACCOUNT_PREVENT_ENUMERATION = True
 # allauth's rate limits count in the default cache: Redis when REDIS_URL is set, so
@@ -147,6 +162,10 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
     "confirm_email": "1/180s/key",
 }
+# Behind a reverse proxy every request comes from the proxy's address, so one
+# abuser would lock every player out: count the client address the trusted
+# proxies put in X-Forwarded-For instead (the number of proxies in front).
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("ALLAUTH_TRUSTED_PROXY_COUNT", 0)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Coup] "
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
@@ -159,6 +178,8 @@ LANGUAGES = [
     ("pt-br", _("Brazilian Portuguese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
@@ -184,8 +205,10 @@ REPLY_ADDRESS = env_str("REPLY_ADDRESS", "play@localhost")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Coup by email <coup@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Replies may also arrive from an ESP through django-anymail's inbound webhook,
-# /anymail/<esp>/inbound/ (games/inbound.py); the ESP must send the HTTP basic
-# auth "user:password" set here.
+# /anymail/<INBOUND_ESP>/inbound/ (games/inbound.py), mounted only when INBOUND_ESP
+# names the provider; it must send the HTTP basic auth "user:password" set in
+# ANYMAIL_WEBHOOK_SECRET (outside DEBUG the site refuses to start without it).
+INBOUND_ESP = env_str("INBOUND_ESP").strip().lower()
 ANYMAIL = {"WEBHOOK_SECRET": env_str("ANYMAIL_WEBHOOK_SECRET")}
 
 # HTTPS hardening, on by default in production. Set HTTPS=0 only when serving
@@ -196,9 +219,33 @@ if HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 30)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+
+# Content-Security-Policy (Django's own): pages load scripts, styles, images and
+# htmx requests from the site only. Templates hold no inline script, style or
+# event handler, and htmx is told to evaluate nothing, so neither
+# 'unsafe-inline' nor 'unsafe-eval' is needed. The nonce is for the admin's own
+# inline <style>, which Django marks with it.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+# No page uses these browser features: no script (ours or injected) may either.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone", "payment", "usb",
+    )
+}
 
 LOGGING = {
     "version": 1,

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+from games.inbound import webhook_urls
 
 urlpatterns = [
     path("", include("games.urls")),
@@ -11,9 +12,12 @@ urlpatterns = [
     # Django's set_language, which also saves a signed-in player's profile language.
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
-    # Inbound email from an ESP (games/inbound.py), e.g. /anymail/postmark/inbound/.
-    path("anymail/", include("anymail.urls")),
 ]
+
+if settings.INBOUND_ESP:
+    # Inbound email from the configured ESP only (games/inbound.py), e.g.
+    # /anymail/postmark/inbound/; every other anymail address is a 404.
+    urlpatterns += [path("anymail/", include((webhook_urls(settings.INBOUND_ESP), "anymail")))]
 
 if settings.DEBUG:
     # The local mailbox shows every stored email to anyone: a development aid only.
@@ -22,6 +26,7 @@ if settings.DEBUG:
     urlpatterns += [
         path("mailbox/", mailbox_views.mailbox, name="mailbox"),
         path("mailbox/<str:key>/", mailbox_views.mailbox, name="mailbox_message"),
+        path("mailbox/<str:key>/html", mailbox_views.mailbox_html, name="mailbox_html"),
     ]
 
 handler404 = "games.views.not_found"

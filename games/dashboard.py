@@ -40,6 +40,7 @@ from django.utils.translation import ngettext, pgettext
 
 from games import labels
 from games.engine import GAMES, replay
+from games.forms import number_in
 from games.models import Event, Game, Invitation, Seat, SeatResult
 from games.presenters import game_choices, presenter_for
 from games.selectors import display_name
@@ -153,9 +154,15 @@ def _gathering_row(game: Game, seats: list, names: dict, user) -> dict:
 
 
 def _invitations(user) -> list[dict]:
+    """The pending invitations to the user's account (a rematch) or address."""
+    mine = Q(email="", user=user)
+    if user.email:
+        mine |= Q(email__iexact=user.email)
     pending = (
         Invitation.objects.filter(
-            email__iexact=user.email, status=Invitation.Status.PENDING, game__status=Game.Status.GATHERING
+            mine,
+            status=Invitation.Status.PENDING,
+            game__status=Game.Status.GATHERING,
         )
         .exclude(game__seats__user=user)
         .select_related("game", "invited_by__profile")
@@ -244,8 +251,9 @@ def past_games(user, params) -> dict:
     variant = params.get("variant", "")
     if variant not in variants and variant != CLASSIC:
         variant = ""
-    opponent = params.get("opponent", "")
-    opponent = int(opponent) if opponent.isdigit() and int(opponent) in {o["user"].pk for o in opponents} else None
+    opponent = number_in(params.get("opponent", ""))
+    if opponent not in {o["user"].pk for o in opponents}:
+        opponent = None
     page = Paginator(_results(user, kind=kind, variant=variant, opponent=opponent), PAST_PER_PAGE).get_page(
         params.get("page")
     )

@@ -3,8 +3,13 @@
 An answer link works without signing in: its signed token names the game, the
 seat, the decision version and the answer. GET only shows the situation and one
 confirm button (mail scanners prefetch links, so GET never changes anything);
-POST plays the answer. A forged, expired, used or stale link gets a page that
-says so, with the game as it stands now; nothing changes.
+POST plays the answer.
+
+Emails are forwarded, shared and read over shoulders, so a link shows the seat's
+cards only while its own decision is awaited (the answer needs them). A passed,
+used or stale link says so and links to the game, which asks its player to sign
+in; the page after an answer confirms it as the table saw it, which names no
+face-down card either. A forged or expired link changes nothing.
 """
 
 from django.contrib.auth import get_user_model
@@ -13,13 +18,14 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.models import EmailMode, profile_of
+from accounts.mail import address_opt_in, address_opt_out, address_scope
+from accounts.models import AddressOptOut, EmailMode, profile_of
 
 from . import pages, services
-from .models import Seat
+from .models import Game, Seat
 from .presenters import presenter_for
 from .selectors import table_for
-from .tokens import BadToken, read_answer_token, read_unsubscribe_token
+from .tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
 
 
 def answer(request, token):
@@ -35,27 +41,51 @@ def answer(request, token):
     seat = Seat.objects.select_related("game", "user").filter(pk=signed["s"], game_id=signed["g"]).first()
     if seat is None:
         return render(request, "games/answer.html", {"error": _("This game no longer exists.")}, status=404)
-    table = table_for(seat.game, seat.user)
+    game = seat.game
+    table = table_for(game, seat.user)
     command = _chosen(table["options"], signed)
-    error = None
-    done = False
     if command is None:
-        error = _("This decision has already passed; here is the game as it stands now.")
-    elif request.method == "POST":
+        return _passed(request, game)
+    if request.method == "POST":
+        before = game.version
         try:
-            services.decision_submit(game=seat.game, user=seat.user, command=command, version=signed["v"])
-            done = True
+            services.decision_submit(game=game, user=seat.user, command=command, version=signed["v"])
+        except services.DecisionPassed:
+            return _passed(request, game)
         except services.ServiceError as refused:
-            error = refused.message
-        seat.game.refresh_from_db()
-        table = table_for(seat.game, seat.user)
-    context = {**pages.table_context(table), "error": error, "done": done, "token": token}
-    if error is None and not done:
-        kind = next(e["decision"] for e in table["view"]["awaiting"] if e["player"] == seat.player)
-        presenter = presenter_for(seat.game.kind)
-        ctx = presenter.labeler(table["view"], seat.player, table["names"], seat.game.variants)
-        context.update(prompt=presenter.decision_prompt(kind), label=presenter.option_label(command, ctx, kind))
-    return render(request, "games/answer.html", context, status=409 if error else 200)
+            return _passed(request, game, refused.message)
+        context = {"game": game, "game_name": presenter_for(game.kind).name, "done": True}
+        return render(request, "games/answer.html", {**context, "played": _told_since(game, before)})
+    kind = next(e["decision"] for e in table["view"]["awaiting"] if e["player"] == seat.player)
+    presenter = presenter_for(game.kind)
+    ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
+    context = {
+        **pages.table_context(table),
+        "token": token,
+        "prompt": presenter.decision_prompt(kind),
+        "label": presenter.option_label(command, ctx, kind),
+    }
+    return render(request, "games/answer.html", context)
+
+
+def _passed(request, game: Game, message: str | None = None):
+    """The page of a link that can no longer answer: what happened and a link to
+    the game, nothing of the table (the game page asks its player to sign in)."""
+    context = {
+        "game": game,
+        "game_name": presenter_for(game.kind).name,
+        "error": message or _("This decision has already passed. Open the game to see where it stands."),
+    }
+    return render(request, "games/answer.html", context, status=409)
+
+
+def _told_since(game: Game, version: int) -> list[str]:
+    """What the table saw happen from ``version`` on (the answer just played and
+    what it caused), as told to someone not seated: no face-down card."""
+    game.refresh_from_db()
+    public = table_for(game, None)
+    lines = presenter_for(game.kind).history_lines(public["events"], None, public["names"])
+    return [line.text for line in lines if line.seq >= version]
 
 
 def _chosen(options: list, signed: dict) -> dict | None:
@@ -80,3 +110,23 @@ def unsubscribe(request, token):
             return HttpResponse(status=200)
         return render(request, "accounts/unsubscribe.html", {"done": True})
     return render(request, "accounts/unsubscribe.html", {"token": token})
+
+
+@csrf_exempt  # RFC 8058, as above: the one-click POST of an invitation's List-Unsubscribe
+def stop_mail(request, token):
+    """The link in an invitation, for someone who may have no account: stop all
+    email to the address it was sent to (one click from the mail client, or the
+    page's button), or allow it again."""
+    address = read_stop_token(token)
+    if address is None:
+        return render(request, "accounts/stop_mail.html", {"error": True}, status=400)
+    if request.method == "POST":
+        if request.POST.get("List-Unsubscribe") == "One-Click":
+            address_opt_out(address=address, scope=AddressOptOut.Scope.ALL)
+            return HttpResponse(status=200)
+        if request.POST.get("mail") == "allow":
+            address_opt_in(address=address)
+        else:
+            address_opt_out(address=address, scope=AddressOptOut.Scope.ALL)
+    context = {"address": address, "scope": address_scope(address), "changed": request.method == "POST"}
+    return render(request, "accounts/stop_mail.html", context)

@@ -3,9 +3,14 @@
 
 Every email about a game carries the game's thread headers (so a mail client
 files them together), a text and an HTML part, and List-Unsubscribe headers
-(RFC 8058 one-click). A decision email offers one signed link per legal answer
-and a Reply-To address that plays a written answer.
+(RFC 8058 one-click): an account's unsubscribe, or for an invitation, which may
+reach someone with no account, a link that stops all email to the address. No
+email goes to an address that asked for none (``accounts.mail.mail_refused``).
+A decision email offers one signed link per legal answer and a Reply-To address
+that plays a written answer.
 """
+
+import logging
 
 from email.utils import make_msgid
 
@@ -15,13 +20,16 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts.mail import mail_refused
 from accounts.models import EmailMode, profile_of
 
 from .engine import GAMES, replay
 from .models import Event, Game, Invitation, Seat
 from .presenters import presenter_for
 from .selectors import display_name, game_state, player_names, table_for
-from .tokens import answer_token, reply_address, unsubscribe_token
+from .tokens import answer_token, reply_address, stop_token, unsubscribe_token
+
+log = logging.getLogger(__name__)
 
 
 def absolute(path: str) -> str:
@@ -41,6 +49,11 @@ def _send(
     name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
     auto_submitted="auto-generated",
 ) -> None:
+    """Send the email ``name`` to ``to``: about ``user``'s account and games, or
+    (``user`` None) an invitation to an address that may have no account."""
+    if mail_refused(to, invitation=user is None):
+        log.info("Did not send %s: the address asked for no such email", name)
+        return
     # Dates in the recipient's time zone (their profile's; UTC for an invitation's
     # address, which may have no account).
     zone = profile_of(user).time_zone if user is not None else None
@@ -49,6 +62,8 @@ def _send(
         if user is not None:
             context["unsubscribe_url"] = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
             context["preferences_url"] = absolute(reverse("profile"))
+        else:
+            context["unsubscribe_url"] = absolute(reverse("stop_mail", args=[stop_token(to)]))
         subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
         text = render_to_string(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
@@ -56,9 +71,8 @@ def _send(
     headers = {"Message-ID": make_msgid(domain=_domain()), "Auto-Submitted": auto_submitted}
     if game is not None:
         headers["In-Reply-To"] = headers["References"] = thread_id(game)
-    if user is not None:
-        headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
-        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
     message.send()
@@ -82,15 +96,19 @@ def _game_context(game: Game) -> dict:
 
 
 def send_invitation(invitation_id: int) -> None:
-    invitation = Invitation.objects.select_related("game", "invited_by").get(pk=invitation_id)
+    """An invitation, to the address the host typed, or to the account a rematch
+    invites (in its own language; its address is never shown to anyone)."""
+    invitation = Invitation.objects.select_related("game", "invited_by", "user__profile").get(pk=invitation_id)
     inviter = invitation.invited_by
+    invited = invitation.invited_account
     context = {
         "inviter": display_name(inviter),
         "game": invitation.game,
         "link": absolute(reverse("invitation", args=[invitation.token])),
         "game_name": presenter_for(invitation.game.kind).name,
     }
-    _send("invitation", invitation.email, context, language=profile_of(inviter).language)
+    to = invited.email if invited is not None else invitation.email
+    _send("invitation", to, context, language=profile_of(invited or inviter).language)
 
 
 # ---- what the game does ------------------------------------------------------------------

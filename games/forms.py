@@ -1,4 +1,5 @@
-"""Forms of the game pages: create a game, invite by email, table talk."""
+"""Forms of the game pages: create a game, invite by email, table talk; and the
+numbers the pages send in their query strings."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -7,6 +8,12 @@ from games import labels
 from games.engine import GAMES, IllegalMove
 from games.presenters import game_choices, presenter_for
 from games.translation import translate_illegal_move
+
+def number_in(text: str) -> int | None:
+    """The non-negative number ``text`` writes in ASCII digits, else None ("²" is
+    a digit to str.isdigit, but no number to int())."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
 
 # The seat range the field accepts, whatever the game; each game checks its own.
 MIN_PLAYERS, MAX_PLAYERS = 2, 10

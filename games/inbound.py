@@ -2,7 +2,7 @@
 
 A notification's Reply-To is the seat's signed reply address
 (``tokens.reply_address``). Mail to it arrives through django-anymail's inbound
-webhook (an ESP) or ``manage.py read_mail`` (a Maildir, an mbox or a pipe from
+webhook of the one ESP named by ``INBOUND_ESP`` or ``manage.py read_mail`` (a Maildir, an mbox or a pipe from
 the MTA); both hand the message to ``receive``, which reads the first line the
 player wrote and plays it through ``services.decision_submit``, the same call a
 click makes.
@@ -31,8 +31,11 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from html.parser import HTMLParser
 
+from anymail import urls as anymail_urls
 from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
+from django.core import checks
+from django.core.checks import register
 from django.core.cache import cache as django_cache
 from django.dispatch import receiver
 from django.utils import translation
@@ -341,6 +344,44 @@ def _written_before(game: Game, version: int, written_at) -> bool:
 
 
 # ---- django-anymail's inbound webhook ----------------------------------------------------
+
+
+def webhook_urls(esp: str) -> list:
+    """The URL patterns of ``esp``'s inbound webhook (``/anymail/<esp>/inbound/``,
+    e.g. ``postmark``) and of nothing else: the other providers' inbound and
+    tracking endpoints of django-anymail are never mounted, so they answer 404."""
+    return [pattern for pattern in anymail_urls.urlpatterns if pattern.name == f"{esp}_inbound_webhook"]
+
+
+def inbound_providers() -> list[str]:
+    """The providers whose inbound webhook django-anymail offers."""
+    suffix = "_inbound_webhook"
+    return sorted(p.name.removesuffix(suffix) for p in anymail_urls.urlpatterns if (p.name or "").endswith(suffix))
+
+
+@register()
+def check_inbound_webhook(app_configs, **kwargs):
+    """The inbound webhook plays the replies it is given, so it must only take
+    them from the provider: outside DEBUG the site refuses to start with it
+    mounted (``INBOUND_ESP``) and no ``ANYMAIL_WEBHOOK_SECRET``."""
+    esp = settings.INBOUND_ESP
+    if not esp:
+        return []
+    if not webhook_urls(esp):
+        return [
+            checks.Error(
+                f"INBOUND_ESP={esp!r} is not an email provider with an inbound webhook.",
+                hint="Use one of: " + ", ".join(inbound_providers()) + "; or leave INBOUND_ESP empty.",
+                id="games.E001",
+            )
+        ]
+    if settings.ANYMAIL.get("WEBHOOK_SECRET"):
+        return []
+    problem = f"The inbound email webhook /anymail/{esp}/inbound/ is mounted without ANYMAIL_WEBHOOK_SECRET: anyone could post replies to it."
+    hint = "Set ANYMAIL_WEBHOOK_SECRET to the user:password your provider sends, or leave INBOUND_ESP empty."
+    if settings.DEBUG:
+        return [checks.Warning(problem, hint=hint, id="games.W001")]
+    return [checks.Error(problem, hint=hint, id="games.E002")]
 
 
 @receiver(anymail_inbound, dispatch_uid="games.inbound.receive")

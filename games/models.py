@@ -106,6 +106,11 @@ class Event(models.Model):
 
 
 class Invitation(models.Model):
+    """An invitation to a gathering game: to an address the host typed (``email``;
+    shown to nobody but its host), or, for a rematch, to a previous player's
+    account (``user`` from the start, ``email`` empty: players never see each
+    other's addresses). Once answered, ``user`` is whoever answered."""
+
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
         ACCEPTED = "accepted", _("Accepted")
@@ -124,6 +129,11 @@ class Invitation(models.Model):
 
     class Meta:
         ordering = ["created_at"]
+
+    @property
+    def invited_account(self):
+        """The account a rematch invited, or None for an invitation to a typed address."""
+        return self.user if not self.email else None
 
 
 class ChatMessage(models.Model):

@@ -112,6 +112,23 @@ def seats_context(game: Game) -> list[dict]:
     ]
 
 
+def invitations_shown(game: Game, viewer) -> list[dict]:
+    """The game's invitations as ``viewer`` may see them: a rematch's invited
+    accounts by their display names; an address only to the host who typed it.
+    No player ever learns another's address here."""
+    shown = []
+    for invitation in game.invitations.select_related("user__profile").order_by("created_at"):
+        invited = invitation.invited_account
+        if invited is not None:
+            who = display_name(invited)
+        elif invitation.invited_by_id == viewer.pk:
+            who = invitation.email
+        else:
+            continue
+        shown.append({"who": who, "status": invitation.get_status_display()})
+    return shown
+
+
 def game_summary(game: Game) -> dict:
     """What a game is, for the dashboard, the join page and the waiting room."""
     presenter = presenter_for(game.kind)

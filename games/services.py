@@ -9,11 +9,13 @@ commit (``transaction.on_commit``).
 import secrets
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import profile_of
+from accounts.mail import address_opt_out, mail_refused
+from accounts.models import AddressOptOut, profile_of
 
 from . import tasks
 from .engine import GAMES, IllegalMove
@@ -24,6 +26,10 @@ from .selectors import game_state, player_names, seat_of
 from .translation import translate_illegal_move
 
 CHAT_MAX_LENGTH = 1000
+# Invitations are emails from our domain to addresses someone typed: enough to
+# fill any game (and replace a few who decline), not enough to send spam.
+INVITATIONS_PER_GAME = 20
+INVITATIONS_PER_DAY = 30
 PROMPT_EXPIRY_WITHIN = timedelta(minutes=30)
 
 
@@ -85,26 +91,74 @@ def game_create(
 
 
 def invitation_send(*, game: Game, by, email: str) -> Invitation:
-    if not game.seats.filter(user=by).exists():
-        raise ServiceError(_("Only players of this game can invite others."))
-    if game.status != Game.Status.GATHERING:
-        raise ServiceError(_("This game is no longer gathering players."))
-    invitation = Invitation.objects.create(game=game, email=email.strip(), invited_by=by)
+    """The host invites ``email`` to their gathering game, within the limits:
+    ``INVITATIONS_PER_GAME`` per game, ``INVITATIONS_PER_DAY`` addresses per host
+    in any 24 hours, never an address invited already or that asked for none."""
+    email = email.strip()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)  # counts the game's invitations once
+        get_user_model().objects.select_for_update().get(pk=by.pk)  # and the host's of the day
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can invite players."))
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("This game is no longer gathering players."))
+        if mail_refused(email, invitation=True):
+            raise ServiceError(_("%(email)s asked not to receive invitations.") % {"email": email})
+        if game.invitations.filter(email__iexact=email, status=Invitation.Status.PENDING).exists():
+            raise ServiceError(_("%(email)s is already invited to this game.") % {"email": email})
+        _check_invitation_limits(game, by)
+        invitation = Invitation.objects.create(game=game, email=email, invited_by=by)
+    transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
+    return invitation
+
+
+def _check_invitation_limits(game: Game, by) -> None:
+    """Refuse one more invitation to a typed address when the game, or the host
+    over the last 24 hours, has sent as many as allowed."""
+    if game.invitations.count() >= INVITATIONS_PER_GAME:
+        raise ServiceError(
+            _("This game has sent %(count)d invitations, the most one game may send. Share its link instead.")
+            % {"count": INVITATIONS_PER_GAME}
+        )
+    since = timezone.now() - timedelta(days=1)
+    if Invitation.objects.filter(invited_by=by, created_at__gte=since).exclude(email="").count() >= INVITATIONS_PER_DAY:
+        raise ServiceError(
+            _("You have sent %(count)d invitations in the last 24 hours, the most we allow. Try again tomorrow.")
+            % {"count": INVITATIONS_PER_DAY}
+        )
+
+
+def _invitation_to_account(*, game: Game, by, user) -> Invitation:
+    """Invite ``user``'s account (a rematch): they accept or decline like any
+    invitation, and nobody sees the address it is emailed to."""
+    invitation = Invitation.objects.create(game=game, email="", user=user, invited_by=by)
     transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
     return invitation
 
 
 def invitation_respond(*, token: str, user, accept: bool) -> Seat | None:
+    """Accept (take a seat; needs an account) or decline an invitation. Its link
+    was sent to the address, so declining needs no account: whoever holds it may
+    decline, and the address is then never invited again. A rematch's invitation
+    is answered by the account it invites only."""
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(token=token).first()
         if invitation is None:
             raise ServiceError(_("This invitation link is not valid."))
         if invitation.status != Invitation.Status.PENDING:
             raise ServiceError(_("This invitation has already been answered."))
+        invited = invitation.invited_account
+        if invited is not None and (user is None or user.pk != invited.pk):
+            raise ServiceError(_("This invitation is for another player."))
+        if accept and user is None:
+            raise ServiceError(_("Sign in or create an account to accept."))
         invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
         invitation.user = user
         invitation.responded_at = timezone.now()
         invitation.save(update_fields=["status", "user", "responded_at"])
+        if not accept and invited is None:
+            # Whoever declines for an address speaks for it: nobody invites it again.
+            address_opt_out(address=invitation.email, scope=AddressOptOut.Scope.INVITATIONS)
         return _take_seat(invitation.game, user) if accept else None
 
 
@@ -198,9 +252,10 @@ def _first_player(game: Game, seats: list) -> str:
 
 def game_rematch(*, game: Game, by) -> Game:
     """A new game for the players of the finished ``game``, with the same kind,
-    variants, seats and time controls: ``by`` hosts it and invites the others by
-    email, and the previous winner starts (RULES.md §1). Asked again (by anyone),
-    it returns the rematch already made rather than a second one."""
+    variants, seats and time controls: ``by`` hosts it and invites the others'
+    accounts (never showing an address), and the previous winner starts (RULES.md
+    §1). Asked again (by anyone), it returns the rematch already made rather than
+    a second one."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # one rematch, even when two ask at once
         if seat_of(game, by) is None:
@@ -226,8 +281,7 @@ def game_rematch(*, game: Game, by) -> Game:
         rematch.options["rematch_of"] = game.pk
         rematch.save(update_fields=["options"])
         for seat in game.seats.select_related("user").exclude(user=by):
-            if seat.user.email:
-                invitation_send(game=rematch, by=by, email=seat.user.email)
+            _invitation_to_account(game=rematch, by=by, user=seat.user)
     return rematch
 
 

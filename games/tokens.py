@@ -18,6 +18,7 @@ ANSWER_SALT = "games.answer"
 ANSWER_MAX_AGE = timedelta(days=14)
 REPLY_SALT = "games.reply"
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
+STOP_SALT = "accounts.stop-address"
 
 
 class BadToken(Exception):
@@ -75,3 +76,17 @@ def read_unsubscribe_token(token: str) -> int | None:
         return signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return None
+
+
+def stop_token(address: str) -> str:
+    """A link that stops (or allows again) all email to ``address``: for the
+    invitations, which reach people who may have no account. It never expires."""
+    return signing.dumps(address.strip().lower(), salt=STOP_SALT, compress=True)
+
+
+def read_stop_token(token: str) -> str | None:
+    try:
+        address = signing.loads(token, salt=STOP_SALT)
+    except signing.BadSignature:
+        return None
+    return address if isinstance(address, str) else None

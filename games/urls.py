@@ -1,6 +1,23 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from games import email_views, views
+
+
+class TokenConverter:
+    """A random token (``models.new_token``): URL-safe base64 characters only. Any
+    other path is a 404 before it reaches the database, which refuses some
+    characters outright (NUL)."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,8 +38,9 @@ urlpatterns = [
     path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
     path("games/<int:pk>/replay/", views.replay, name="game_replay"),
     path("games/<int:pk>/rematch", views.rematch, name="game_rematch"),
-    path("join/<str:token>/", views.join, name="join"),
-    path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("join/<token:token>/", views.join, name="join"),
+    path("invitations/<token:token>/", views.invitation, name="invitation"),
     path("a/<str:token>/", email_views.answer, name="answer"),
     path("unsubscribe/<str:token>/", email_views.unsubscribe, name="unsubscribe"),
+    path("stop/<str:token>/", email_views.stop_mail, name="stop_mail"),
 ]

@@ -19,13 +19,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import dashboard, pages, replays, services
-from games.forms import ChatForm, GameCreateForm, InviteForm
+from games.forms import ChatForm, GameCreateForm, InviteForm, number_in
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, seat_of, table_for
 from games.services import ServiceError
 
 POLL_SECONDS = 4  # how often an open game page asks whether anything changed
 STOP_POLLING = 286  # htmx: swap this answer, then stop polling
+# A command is a few short fields ({"act": "steal", "target": "p2"}): anything
+# longer is not one, and is refused before it is parsed.
+COMMAND_MAX_LENGTH = 1000
 
 
 def home(request):
@@ -108,8 +111,8 @@ def game_live(request, pk):
     game, seat = _seated_game(request, pk)
     if game.status == Game.Status.GATHERING or "seats" in request.GET:
         return _seats(request, game, seat)
-    since = request.GET.get("since", "")
-    if since.isdigit() and int(since) == game.version and request.GET.get("clock", "") == clock_of(game):
+    since = number_in(request.GET.get("since", ""))
+    if since == game.version and request.GET.get("clock", "") == clock_of(game):
         finished = game.status != Game.Status.ACTIVE
         return HttpResponse(status=STOP_POLLING if finished else 204)
     return _live(request, game)
@@ -123,6 +126,10 @@ def clock_of(game) -> str:
 
 
 def _live(request, game, status=200):
+    """The live part of the game page; for a game with no table (gathering
+    players, or cancelled), the whole page again, with any message."""
+    if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
+        return _reload_page()
     context = pages.table_context(table_for(game, request.user))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html#live", context, status=status)
@@ -135,9 +142,7 @@ def decide(request, pk):
     game, seat = _seated_game(request, pk)
     try:
         version = int(request.POST.get("version", ""))
-        command = json.loads(request.POST.get("command", ""))
-        if not isinstance(command, dict) or not isinstance(command.get("act"), str):
-            raise ValueError
+        command = _command(request.POST.get("command", ""))
     except ValueError:
         messages.error(request, _("That answer could not be read; here is the game as it stands now."))
     else:
@@ -149,6 +154,18 @@ def decide(request, pk):
     if _is_htmx(request):
         return _live(request, game)
     return _to_game(game)
+
+
+def _command(text: str) -> dict:
+    """The command a decision form sends, as JSON; ValueError when it is not one.
+    Its length is checked first: JSON nested deeper than the parser's recursion
+    limit raises RecursionError, and no command comes near it."""
+    if len(text) > COMMAND_MAX_LENGTH:
+        raise ValueError("too long for a command")
+    command = json.loads(text)
+    if not isinstance(command, dict) or not isinstance(command.get("act"), str):
+        raise ValueError("not a command")
+    return command
 
 
 @login_required
@@ -222,7 +239,7 @@ def rematch(request, pk):
         if new.host_id == request.user.pk:
             messages.success(request, _("Rematch! The other players are invited; start when every seat is taken."))
         return _to_game(new)
-    invited = new.invitations.filter(email__iexact=request.user.email, status=Invitation.Status.PENDING).first()
+    invited = new.invitations.filter(user=request.user, status=Invitation.Status.PENDING).first()
     if invited is not None:
         return redirect("invitation", token=invited.token)
     return redirect("join", token=new.join_token)
@@ -264,8 +281,8 @@ def chat(request, pk):
                     messages.error(request, error)
             return redirect(reverse("game", args=[game.pk]) + "#chat")
     else:
-        after = request.GET.get("after", "")
-        if after.isdigit() and not ChatMessage.objects.filter(game=game, pk__gt=int(after)).exists():
+        after = number_in(request.GET.get("after", ""))
+        if after is not None and not ChatMessage.objects.filter(game=game, pk__gt=after).exists():
             return HttpResponse(status=204)
     return render(request, "games/_chat_messages.html", _chat_context(game, form))
 
@@ -282,20 +299,24 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "full": game.seats.count() == game.seat_count,
         "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
         "invite_form": invite_form or InviteForm(),
-        "invitations": list(game.invitations.order_by("created_at")),
+        "invitations": pages.invitations_shown(game, request.user),
         "poll_seconds": POLL_SECONDS,
     }
+
+
+def _reload_page():
+    """htmx: load the whole page again (what it shows has changed shape)."""
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def _seats(request, game, seat):
     """The waiting room's seat list, polled; a started game reloads the page."""
     if game.status != Game.Status.GATHERING:
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
+        return _reload_page()
     seats = pages.seats_context(game)
-    count = request.GET.get("seats", "")
-    if count.isdigit() and int(count) == sum(1 for s in seats if s["name"]):
+    if number_in(request.GET.get("seats", "")) == sum(1 for s in seats if s["name"]):
         return HttpResponse(status=204)
     return render(request, "games/waiting.html#seats", _waiting_context(request, game, seat))
 
@@ -369,18 +390,22 @@ def invitation(request, token):
     if seat_of(game, request.user) is not None:
         return _to_game(game)
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('account_login')}?next={request.path}")
         accept = request.POST.get("answer") == "accept"
+        if accept and not request.user.is_authenticated:
+            return redirect(f"{reverse('account_login')}?next={request.path}")
+        user = request.user if request.user.is_authenticated else None
         try:
-            services.invitation_respond(token=token, user=request.user, accept=accept)
+            services.invitation_respond(token=token, user=user, accept=accept)
         except ServiceError as error:
             messages.error(request, error.message)
         else:
             if accept:
                 messages.success(request, _("You have a seat at this game."))
                 return _to_game(game)
-            messages.info(request, _("You declined the invitation."))
+            if found.invited_account is None:
+                messages.info(request, _("You declined the invitation. Nobody can invite this address again."))
+            else:
+                messages.info(request, _("You declined the invitation."))
             return redirect("home")
     context = {
         **pages.game_summary(game),

@@ -1,6 +1,9 @@
 """Fixtures shared by every test package."""
 
+import importlib
+
 import pytest
+from django.urls import clear_url_caches
 
 from tests.mailcatcher import Mailbox, SMTPServer
 from tests.players import make_player, started_game
@@ -74,3 +77,30 @@ def dora(db):
 def game(ana, ben, cai):
     """Ana (host, plays first), Ben and Cai in a classic game that has just started."""
     return started_game(ana, ben, cai)
+
+
+def _reload_urls():
+    import coupsite.urls
+
+    importlib.reload(coupsite.urls)
+    clear_url_caches()
+
+
+@pytest.fixture
+def routes_with(settings):
+    """``routes_with(NAME=value, ...)``: change settings that coupsite/urls.py reads
+    when it is imported (DEBUG, INBOUND_ESP) and route as it then declares; the
+    settings and the routes are as before after the test."""
+    saved = {}
+
+    def apply(**overrides):
+        for name, value in overrides.items():
+            saved.setdefault(name, getattr(settings, name))
+            setattr(settings, name, value)
+        _reload_urls()
+
+    yield apply
+    if saved:
+        for name, value in saved.items():
+            setattr(settings, name, value)
+        _reload_urls()

@@ -1,6 +1,11 @@
 """The project's frame: deployment file, environment-driven settings, home page."""
 
+import json
 import os
+import re
+import secrets
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +22,7 @@ from coupsite.env import (
     env_list,
     env_str,
     mailer_config,
+    secret_key_problem,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +72,107 @@ def test_compose_app_services_share_the_production_environment(compose, name):
     assert env["EMAIL_HOST"] == "mailpit"
     assert str(env["EMAIL_PORT"]) == "1025"
     assert str(env["DEBUG"]) == "0"
+
+
+def test_compose_requires_a_secret_key_and_publishes_none(compose):
+    env = compose["x-app"]["environment"]
+    assert env["SECRET_KEY"].startswith("${SECRET_KEY:?")
+    with pytest.raises(ValueError, match="SECRET_KEY"):
+        compose_environment(compose, {})
+
+
+def test_compose_keeps_the_mail_catcher_on_this_machine(compose):
+    """Mailpit shows every email (sign-in codes, answer links) to whoever opens it."""
+    ports = compose["services"]["mailpit"]["ports"]
+    assert ports and all(str(port).startswith("127.0.0.1:") for port in ports)
+
+
+def test_compose_counts_sign_in_attempts_per_client_behind_its_proxy(compose):
+    assert compose_environment(compose, {"SECRET_KEY": "k"})["ALLAUTH_TRUSTED_PROXY_COUNT"] == "1"
+
+
+COMPOSE_VARIABLE = re.compile(r"\$\{(\w+)(?:(:-|:\?)([^}]*))?\}")
+
+
+def compose_environment(compose, environ: dict) -> dict:
+    """The web, worker and beat environment docker compose gives from ``environ``:
+    ``${VAR:-default}``, ``${VAR:?error}`` (ValueError when VAR is unset or empty)
+    and ``${VAR}`` resolved as compose does."""
+
+    def resolve(match):
+        name, operator, argument = match.groups()
+        value = environ.get(name, "")
+        if operator == ":?" and not value:
+            raise ValueError(f"{name}: {argument}")
+        if operator == ":-" and not value:
+            return argument
+        return value
+
+    return {key: COMPOSE_VARIABLE.sub(resolve, str(value)) for key, value in compose["x-app"]["environment"].items()}
+
+
+def manage(*args, environ: dict) -> subprocess.CompletedProcess:
+    """``manage.py`` run with exactly ``environ`` (and PATH), as a server would start."""
+    env = {"PATH": os.environ["PATH"], **environ}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def settings_with(environ: dict, *names: str) -> dict:
+    """The values of the settings ``names`` when the site starts with ``environ``."""
+    code = (
+        "import json, django; django.setup(); from django.conf import settings; "
+        f"print(json.dumps({{name: getattr(settings, name) for name in {list(names)!r}}}))"
+    )
+    env = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "coupsite.settings", **environ}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_manage_check_deploy_passes_with_composes_settings(compose):
+    environ = compose_environment(compose, {"SECRET_KEY": secrets.token_urlsafe(50)})
+    done = manage("check", "--deploy", "--fail-level", "WARNING", environ=environ)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# --- safe defaults ----------------------------------------------------------------
+
+
+def test_debug_is_off_unless_the_environment_turns_it_on():
+    key = secrets.token_urlsafe(50)
+    assert settings_with({"SECRET_KEY": key}, "DEBUG") == {"DEBUG": False}
+    assert settings_with({"DEBUG": "1"}, "DEBUG") == {"DEBUG": True}
+
+
+@pytest.mark.parametrize(
+    "key, problem",
+    [
+        ("", "not set"),
+        ("change-me-to-a-long-random-string", "published placeholder"),
+        ("django-insecure-dev-only-do-not-use-in-production", "published placeholder"),
+        ("change-me-Xq81Lm2Pz7Rt5Wv9Ya3Bc6Dn0Fh4Gj8Kk1Ms5Nu9Qw3Er7Ty2", "published placeholder"),
+        ("short-but-random-Xq81", "too short"),
+        ("a" * 80, "too short"),
+    ],
+)
+def test_outside_debug_the_site_refuses_a_weak_secret_key(key, problem):
+    assert problem in secret_key_problem(key)
+    done = manage("check", environ={"SECRET_KEY": key} if key else {})
+    assert done.returncode != 0 and problem in done.stderr
+
+
+def test_a_long_random_secret_key_will_do():
+    assert secret_key_problem(secrets.token_urlsafe(50)) is None
+
+
+def test_trusted_proxies_and_secure_cookies_come_from_the_environment():
+    environ = {"SECRET_KEY": secrets.token_urlsafe(50), "ALLAUTH_TRUSTED_PROXY_COUNT": "2"}
+    found = settings_with(environ, "ALLAUTH_TRUSTED_PROXY_COUNT", "LANGUAGE_COOKIE_SECURE", "SESSION_COOKIE_SECURE")
+    assert found == {"ALLAUTH_TRUSTED_PROXY_COUNT": 2, "LANGUAGE_COOKIE_SECURE": True, "SESSION_COOKIE_SECURE": True}
+    found = settings_with({"DEBUG": "1"}, "ALLAUTH_TRUSTED_PROXY_COUNT", "LANGUAGE_COOKIE_SECURE")
+    assert found == {"ALLAUTH_TRUSTED_PROXY_COUNT": 0, "LANGUAGE_COOKIE_SECURE": False}
 
 
 # --- settings from the environment ----------------------------------------------

@@ -4,7 +4,7 @@ A player opens an answer link from the email the SMTP server captured: the page
 (GET) only shows the situation and a confirm button, and changes nothing (mail
 scanners prefetch links); confirming (POST) plays the answer, the game moves on and
 the next player's decision email goes out. The same link opened again says the
-decision has passed.
+decision has passed. Only the page of the decision still awaited shows the hand.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def test_an_emailed_answer_link_confirms_then_plays_and_the_game_moves_on(
     expect(page.get_by_role("status").filter(has_text="Done: your answer is played.")).to_be_visible()
     game.refresh_from_db()
     assert game.version > version
-    expect(page.get_by_text("You have 2 coins.")).to_be_visible()  # Income: +1
+    expect(page.get_by_text("Ana took Income.")).to_be_visible()  # as the table saw it
+    expect(page.locator("[data-card]")).to_have_count(0)  # and no hand any more
 
     # Ben's turn now: his decision email arrives (after the "game started" one).
     ben_email = smtp.wait_for(to=ben.email, subject_contains=f"#{game.pk}", count=2)
@@ -85,11 +86,17 @@ def test_an_emailed_answer_link_confirms_then_plays_and_the_game_moves_on(
     response = page.goto(site_path(income))
     assert response is not None and response.status == 409
     expect(page.get_by_role("alert")).to_have_text(
-        "This decision has already passed; here is the game as it stands now."
+        "This decision has already passed. Open the game to see where it stands."
     )
     expect(page.get_by_role("button", name="Confirm: Income — take 1 coin")).to_have_count(0)
+    expect(page.locator("[data-card]")).to_have_count(0)
+    expect(page.get_by_text("You have")).to_have_count(0)
     game.refresh_from_db()
     assert game.version == after
+    # The game itself asks whoever holds the link to sign in.
+    with page.expect_navigation():
+        page.get_by_role("link", name="Open the game").click()
+    assert "/accounts/login/" in page.url
 
     # Still nobody is signed in: the link itself was the credential.
     assert not is_logged_in(page, live_server)

@@ -41,7 +41,7 @@ def _accept_invitation(page, live_server, smtp, email: str, name: str):
     invitation = smtp.wait_for(to=email, subject_contains="invites you")
     [link] = [link for link in invitation.links if "/invitations/" in link]
     page.goto(site_path(link))
-    page.get_by_text("Sign in or create an account to answer.").wait_for()
+    page.get_by_text("Sign in or create an account to accept.").wait_for()
     sign_up(page, live_server, smtp, email, PASSWORD, display_name=name)
     page.goto(site_path(link))
     page.get_by_role("heading", name="Ana invites you to play Coup").wait_for()

@@ -229,6 +229,14 @@ def test_cli_malformed(path):
     assert "Traceback" not in proc.stderr
 
 
+def test_cli_a_file_nested_too_deeply_is_malformed(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    proc = _cli(path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip() == f"error: {path} is nested too deeply to be a scenario"
+
+
 def test_cli_rejected_step_exits_zero():
     proc = _cli(SCENARIOS / "classic" / "wrong_turn_rejected.json")
     assert proc.returncode == 0, proc.stderr

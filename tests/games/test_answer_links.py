@@ -12,6 +12,8 @@ from games.selectors import game_state
 from games.engine import COUP
 from games.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
 
+from tests.web.conftest import answer
+
 from .conftest import awaited
 
 
@@ -56,6 +58,68 @@ def test_a_used_link_says_the_decision_passed(client, game, ana_seat):
         assert response.status_code == 409
         assert "already passed" in response.content.decode()
     assert version_of(game) == before
+
+
+def hand_shown(response) -> list[str]:
+    """The face-down cards a page shows as the viewer's own (``data-card``)."""
+    return sorted(re.findall(r'data-card="(\w+)"', response.content.decode()))
+
+
+def card_names(cards) -> list[str]:
+    from games.labels import card_name
+
+    return [card_name(card) for card in cards]
+
+
+def test_a_live_link_shows_the_hand_its_answer_needs(client, game, ana_seat):
+    response = client.get(link(ana_seat, {"act": "income"}))
+    assert hand_shown(response) == sorted(game_state(Game.objects.get(pk=game.pk)).by_name["p1"].hand)
+
+
+def test_a_used_link_shows_no_hand_and_sends_to_the_game(client, game, ana_seat):
+    url = link(ana_seat, {"act": "income"})
+    client.post(url)
+    hand = game_state(Game.objects.get(pk=game.pk)).by_name["p1"].hand
+    for response in (client.get(url), client.post(url)):
+        html = response.content.decode()
+        assert response.status_code == 409 and hand_shown(response) == []
+        assert not any(name in html for name in card_names(hand)) and "Your hand" not in html
+        assert f'href="{reverse("game", args=[game.pk])}"' in html
+    # The game page asks whoever holds the link to sign in.
+    opened = client.get(reverse("game", args=[game.pk]))
+    assert opened.status_code == 302 and opened["Location"].startswith(reverse("account_login"))
+
+
+def test_a_stale_link_shows_no_hand(client, game, ana_seat, ana, ben, cai):
+    """A link to a decision that passed without it (another answer, a timeout):
+    the seat's hand stays off the page, though the seat is awaited again."""
+    url = link(ana_seat, {"act": "income"})
+    answer(game, ana, {"act": "income"})
+    answer(game, ben, {"act": "income"})
+    answer(game, cai, {"act": "income"})  # Ana's turn again: a new decision, a new version
+    response = client.get(url)
+    assert response.status_code == 409 and hand_shown(response) == []
+
+
+def test_the_confirmation_of_an_answer_tells_it_as_the_table_saw_it(client, game, ana_seat, ana, ben, cai):
+    """Even an exchange, whose answer names the cards kept: the confirmation
+    names none of them."""
+    answer(game, ana, {"act": "exchange"})
+    answer(game, ben, {"act": "allow"})
+    answer(game, cai, {"act": "allow"})
+    state = game_state(Game.objects.get(pk=game.pk))
+    kind, version = awaited(game)["p1"]
+    assert kind == "keep"
+    options = COUP.options(state, "p1")
+    asked = client.get(reverse("answer", args=[answer_token(ana_seat, version, 0)]))
+    assert hand_shown(asked)  # the choice needs the cards in hand and drawn
+    response = client.post(reverse("answer", args=[answer_token(ana_seat, version, 0)]))
+    html = response.content.decode()
+    assert response.status_code == 200 and "Done: your answer is played." in html
+    assert "Ana chose the cards to keep and returned the others to the court deck." in html
+    kept = game_state(Game.objects.get(pk=game.pk)).by_name["p1"].hand
+    assert sorted(kept) == sorted(options[0]["cards"])
+    assert hand_shown(response) == [] and not any(name in html for name in card_names(state.by_name["p1"].hand + state.by_name["p1"].drawn))
 
 
 def test_a_forged_link_is_refused(client, game, ana_seat):

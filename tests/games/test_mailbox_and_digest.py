@@ -1,7 +1,6 @@
 """The local mailbox (Maildir backend and its DEBUG-only page) and the daily digest."""
 
 import html
-import importlib
 import mailbox
 import re
 import uuid
@@ -10,9 +9,8 @@ from urllib.parse import urlparse
 import pytest
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
-from django.urls import Resolver404, clear_url_caches, resolve
+from django.urls import Resolver404, resolve
 
-import coupsite.urls
 from accounts.models import EmailMode, profile_of
 from games import emails, tasks
 
@@ -29,27 +27,15 @@ def maildir(settings, tmp_path):
     return path
 
 
-def _routes_for(settings, debug: bool):
-    settings.DEBUG = debug
-    importlib.reload(coupsite.urls)
-    clear_url_caches()
-
-
 @pytest.fixture
-def debug_on(settings):
+def debug_on(routes_with):
     """DEBUG on, with the URLs coupsite/urls.py declares then; as before afterwards."""
-    before = settings.DEBUG
-    _routes_for(settings, True)
-    yield
-    _routes_for(settings, before)
+    routes_with(DEBUG=True)
 
 
 @pytest.fixture
-def debug_off(settings):
-    before = settings.DEBUG
-    _routes_for(settings, False)
-    yield
-    _routes_for(settings, before)
+def debug_off(routes_with):
+    routes_with(DEBUG=False)
 
 
 def _send(subject: str, to: str = "ana@example.com", html_body: str = "<p>Hello</p>"):
@@ -87,11 +73,25 @@ def test_the_mailbox_shows_an_email_sandboxed_with_its_text_and_headers(maildir,
     frame = re.search(r"<iframe[^>]*>", page)[0]
     sandbox = re.search(r'sandbox="([^"]*)"', frame)[1]
     assert "allow-scripts" not in sandbox and "allow-same-origin" not in sandbox
-    srcdoc = html.unescape(re.search(r'srcdoc="([^"]*)"', frame)[1])
-    assert '<base target="_blank">' in srcdoc and 'href="http://127.0.0.1:8000/a/x/"' in srcdoc
-    assert "<script>" not in page.replace(frame, "")  # the email's HTML is only inside srcdoc, escaped
+    assert "<script>" not in page  # the email's HTML is not in the page, only behind the iframe's address
     assert "Hello in text" in page
     assert "List-Unsubscribe" in page
+    email = client.get(html.unescape(re.search(r'src="([^"]*)"', frame)[1]))
+    shown = email.content.decode()
+    assert '<base target="_blank">' in shown and 'href="http://127.0.0.1:8000/a/x/"' in shown
+    # Its own policy: its inline styles, no script, sandboxed even when opened alone,
+    # framed by the mailbox page only.
+    policy = email["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src" not in policy
+    assert "sandbox allow-popups allow-popups-to-escape-sandbox" in policy
+    assert "frame-ancestors 'self'" in policy and email["X-Frame-Options"] == "SAMEORIGIN"
+
+
+def test_the_mailbox_page_itself_keeps_the_sites_policy(maildir, debug_on, client):
+    _send("Look")
+    page = client.get("/mailbox/")
+    assert "'unsafe-inline'" not in page["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in page["Content-Security-Policy"]
 
 
 def test_an_unknown_message_is_not_found(maildir, debug_on, client):

@@ -5,6 +5,8 @@ import base64
 import io
 import json
 import mailbox
+import os
+import secrets
 import subprocess
 import sys
 from datetime import timedelta
@@ -306,8 +308,9 @@ def test_explanations_stop_when_a_robot_keeps_writing(game, ana, smtp):
 # ---- the ways mail arrives ---------------------------------------------------------------
 
 
-def test_the_anymail_postmark_inbound_webhook_plays_the_reply(game, ana, client, settings, smtp):
+def test_the_anymail_postmark_inbound_webhook_plays_the_reply(game, ana, client, settings, routes_with, smtp):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
+    routes_with(INBOUND_ESP="postmark")
     raw = reply(game, ana, "income").as_string()
     payload = json.dumps({"RawEmail": raw, "MessageID": "abc"})
     refused = client.post("/anymail/postmark/inbound/", payload, content_type="application/json")
@@ -320,6 +323,65 @@ def test_the_anymail_postmark_inbound_webhook_plays_the_reply(game, ana, client,
     assert response.status_code == 200
     game.refresh_from_db()
     assert state_of(game).by_name["p1"].coins == 3
+
+
+OTHER_ESP_PATHS = [
+    "/anymail/mailgun/inbound/", "/anymail/mailgun/inbound_mime/", "/anymail/sendgrid/inbound/",
+    "/anymail/amazon_ses/inbound/", "/anymail/postmark/tracking/", "/anymail/mandrill/", "/anymail/brevo/inbound/",
+]
+
+
+def test_only_the_inbound_webhook_of_the_configured_provider_is_mounted(game, client, settings, routes_with):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
+    routes_with(INBOUND_ESP="postmark")
+    for path in OTHER_ESP_PATHS:
+        assert client.post(path, "{}", content_type="application/json").status_code == 404, path
+    assert client.post("/anymail/postmark/inbound/", "{}", content_type="application/json").status_code == 400
+
+
+def test_without_a_configured_provider_no_webhook_takes_replies(game, ana, client, settings, routes_with):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
+    routes_with(INBOUND_ESP="")
+    payload = json.dumps({"RawEmail": reply(game, ana, "income").as_string(), "MessageID": "abc"})
+    for path in ["/anymail/postmark/inbound/", *OTHER_ESP_PATHS]:
+        assert client.post(path, payload, content_type="application/json").status_code == 404, path
+    assert state_of(game).by_name["p1"].coins == 2
+
+
+def _inbound_checks():
+    from django.core.checks import run_checks
+
+    return {message.id: message for message in run_checks() if message.id.startswith("games.")}
+
+
+def test_a_webhook_without_a_secret_stops_the_site_outside_debug(settings):
+    settings.INBOUND_ESP = "postmark"
+    settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
+    settings.DEBUG = False
+    found = _inbound_checks()
+    assert set(found) == {"games.E002"} and found["games.E002"].is_serious()
+    assert "/anymail/postmark/inbound/" in found["games.E002"].msg
+    settings.DEBUG = True  # a developer trying the webhook is warned, not stopped
+    assert set(_inbound_checks()) == {"games.W001"}
+    settings.DEBUG = False
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
+    assert _inbound_checks() == {}
+    settings.INBOUND_ESP = "carrier-pigeon"
+    assert set(_inbound_checks()) == {"games.E001"}
+    settings.INBOUND_ESP = ""
+    settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
+    assert _inbound_checks() == {}
+
+
+def test_the_site_refuses_to_start_with_an_open_webhook(tmp_path):
+    env = {
+        **os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "INBOUND_ESP": "postmark",
+        "ANYMAIL_WEBHOOK_SECRET": "",
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"], capture_output=True, text=True, cwd=_root(), env=env, check=False
+    )
+    assert done.returncode != 0 and "games.E002" in done.stderr
 
 
 def test_read_mail_plays_every_unread_message_of_a_maildir(game, ana, ben, cai, tmp_path):

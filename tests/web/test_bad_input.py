@@ -4,6 +4,7 @@ changes nothing."""
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.models import Game
 
 from .conftest import awaited, gathering_game
@@ -22,6 +23,9 @@ BAD = [
     {"command": '{"act": "steal", "target": ["p2"]}', "version": CURRENT},
     {"command": '{"act": "coup", "target": "p2"}', "version": CURRENT},
     {"command": '{"act": "income"}', "version": "99999999999999999999"},
+    # Deeper than the JSON parser's recursion limit, and just long.
+    {"command": "[" * 100_000 + "]" * 100_000, "version": CURRENT},
+    {"command": '{"act": "income", "x": "' + "y" * 2000 + '"}', "version": CURRENT},
 ]
 
 
@@ -46,6 +50,40 @@ def test_garbage_urls_never_fail(client, ana, path):
     client.force_login(ana)
     assert client.get(path).status_code < 500
     assert client.post(path).status_code < 500
+
+
+@pytest.mark.parametrize("signed_in", [False, True])
+@pytest.mark.parametrize("route", ["join", "invitation"])
+def test_a_nul_byte_in_a_token_is_not_found(client, ana, route, signed_in):
+    """PostgreSQL refuses NUL in text: such a token never reaches it."""
+    gathering = gathering_game(ana, seats=3)
+    token = gathering.join_token if route == "join" else services.invitation_send(game=gathering, by=ana, email="zed@example.com").token
+    if signed_in:
+        client.force_login(ana)
+    for bad in ("%00", token + "%00", "a%00b", "\x00"):
+        path = reverse(route, args=[token]).replace(token, bad)
+        assert client.get(path).status_code == 404, path
+        assert client.post(path, {"answer": "decline"}).status_code == 404, path
+
+
+def test_numbers_that_are_not_ascii_digits_never_fail(client, game, ana):
+    """"²" is a digit to str.isdigit, but no number to int()."""
+    client.force_login(ana)
+    waiting = gathering_game(ana, seats=3)
+    for url in (
+        f"/games/{game.pk}/table?since=²",
+        f"/games/{game.pk}/chat?after=²",
+        f"/games/{waiting.pk}/table?seats=²",
+        "/games/past/?opponent=²",
+    ):
+        assert client.get(url).status_code == 200, url
+
+
+def test_an_answer_sent_by_htmx_to_a_game_not_started_reloads_the_page(client, ana):
+    waiting = gathering_game(ana, seats=3)
+    client.force_login(ana)
+    response = client.post(reverse("game_decide", args=[waiting.pk]), {}, headers={"HX-Request": "true"})
+    assert response.status_code == 204 and response["HX-Refresh"] == "true"
 
 
 def test_garbage_replay_steps_never_fail(client, game, ana):

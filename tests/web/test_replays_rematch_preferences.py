@@ -189,15 +189,38 @@ def test_a_rematch_invites_the_same_players_with_the_same_options(
         False,
     )
     assert rematch.options["first"] == Game.First.PLAYER and rematch.options["first_user"] == ben.pk
+    # The previous players are invited by account (nobody typed, nor sees, an
+    # address), and each is emailed at their own.
     invited = Invitation.objects.filter(game=rematch, status=Invitation.Status.PENDING)
-    assert sorted(i.email for i in invited) == ["ana@example.com", "ben@example.com"]
+    assert sorted(i.user.username for i in invited) == ["ana", "ben"]
+    assert {i.email for i in invited} == {""}
     assert sorted(m.to[0] for m in mail.outbox) == ["ana@example.com", "ben@example.com"]
 
     # Asking again gives the same rematch: Ana is sent to her invitation.
     response = as_user(client, ana).post(reverse("game_rematch", args=[first.pk]))
     assert Game.objects.filter(options__rematch_of=first.pk).count() == 1
-    assert response.url == reverse("invitation", args=[invited.get(email="ana@example.com").token])
+    assert response.url == reverse("invitation", args=[invited.get(user=ana).token])
     assert "Go to the rematch" in html_of(client, ana, reverse("game", args=[first.pk]))
+
+
+def test_a_rematch_shows_no_players_address_and_each_answers_their_own_invitation(client, ana, ben, cai):
+    first = finished_by_resignations(cai, ana, ben)
+    rematch = services.game_rematch(game=first, by=ana)
+    services.seat_join(game=rematch, user=cai, join_token=rematch.join_token)
+    for user in (ana, cai):  # the host, and a player who took a seat
+        page = html_of(client, user, reverse("game", args=[rematch.pk]))
+        assert "Ben — Pending" in page
+        assert not any(player.email in page for player in (ana, ben, cai))
+    for user in (ana, ben, cai):
+        home = html_of(client, user, reverse("home"))
+        assert not any(player.email in home for player in (ana, ben, cai) if player != user)
+    ben_invitation = rematch.invitations.get(user=ben)
+    with pytest.raises(ServiceError):  # a forwarded link gives nobody else Ben's seat
+        services.invitation_respond(token=ben_invitation.token, user=cai, accept=False)
+    assert reverse("invitation", args=[ben_invitation.token]) not in html_of(client, cai, reverse("home"))
+    assert reverse("invitation", args=[ben_invitation.token]) in html_of(client, ben, reverse("home"))
+    services.invitation_respond(token=ben_invitation.token, user=ben, accept=True)
+    assert rematch.seats.filter(user=ben).exists()
 
 
 def test_the_previous_winner_starts_the_rematch(ana, ben, cai, monkeypatch):
@@ -205,8 +228,7 @@ def test_the_previous_winner_starts_the_rematch(ana, ben, cai, monkeypatch):
     monkeypatch.setattr(services.secrets, "choice", lambda seq: seq[0])  # chance would pick the host
     rematch = services.game_rematch(game=first, by=ana)
     for invitation in rematch.invitations.all():
-        user = {"ben@example.com": ben, "cai@example.com": cai}[invitation.email]
-        services.invitation_respond(token=invitation.token, user=user, accept=True)
+        services.invitation_respond(token=invitation.token, user=invitation.user, accept=True)
     rematch = services.game_start(game=rematch, by=ana)
     cai_plays = player_of(rematch, cai)
     assert cai_plays != "p1"  # not the host's seat, nor chance's pick: the winner rule chose Cai

@@ -32,6 +32,8 @@ class Command(BaseCommand):
             self._fail(f"cannot read {file}: {error.strerror if isinstance(error, OSError) else error}")
         except json.JSONDecodeError as error:
             self._fail(f"{file} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")
+        except RecursionError:  # JSON nested deeper than the parser goes: no scenario is
+            self._fail(f"{file} is nested too deeply to be a scenario")
         except MalformedScenario as error:
             self._fail(f"{file}: {error}")
         self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))

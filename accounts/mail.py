@@ -1,0 +1,35 @@
+"""Who may be emailed: an address that opted out (``AddressOptOut``) is not, by
+anyone and by any path (the game's emails in ``games.emails``, allauth's in
+``accounts.adapter``)."""
+
+from accounts.models import AddressOptOut
+
+
+def normalized(address: str) -> str:
+    return address.strip().lower()
+
+
+def mail_refused(address: str, *, invitation: bool = False) -> bool:
+    """Whether ``address`` asked for no email at all, or (for an ``invitation``)
+    for no more invitations."""
+    scope = address_scope(address)
+    return scope == AddressOptOut.Scope.ALL or (invitation and scope == AddressOptOut.Scope.INVITATIONS)
+
+
+def address_opt_out(*, address: str, scope: str) -> None:
+    """``address`` wants less mail: no invitations, or nothing at all. A wider
+    opt-out is never narrowed by a later, narrower one."""
+    opt_out, created = AddressOptOut.objects.get_or_create(address=normalized(address), defaults={"scope": scope})
+    if not created and scope == AddressOptOut.Scope.ALL and opt_out.scope != scope:
+        opt_out.scope = scope
+        opt_out.save(update_fields=["scope"])
+
+
+def address_opt_in(*, address: str) -> None:
+    """``address`` takes back its opt-out: invitations and every other email again."""
+    AddressOptOut.objects.filter(address=normalized(address)).delete()
+
+
+def address_scope(address: str) -> str | None:
+    """``AddressOptOut.Scope`` of ``address``, or None when it gets every email."""
+    return AddressOptOut.objects.filter(address=normalized(address)).values_list("scope", flat=True).first()
