@@ -96,6 +96,10 @@ def _publish(waiting) -> tuple[int, bool]:
     handed = 0
     with transaction.atomic():
         for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
+            if message.task not in current_app.tasks:  # renamed or removed since it was written
+                _record_failure(message, "no such task")
+                log.error("Outbox message %s names no known task (%s); it waits.", message.pk, message.task)
+                continue
             try:
                 with transaction.atomic():  # a refused hand-over rolls its claim back
                     if _claim(message):
@@ -103,10 +107,14 @@ def _publish(waiting) -> tuple[int, bool]:
                         handed += 1
             except OperationalError as error:
                 _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
-                Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=str(error)[:500])
+                _record_failure(message, str(error))
                 log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
                 return handed, True
     return handed, False
+
+
+def _record_failure(message: Message, error: str) -> None:
+    Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500])
 
 
 def _claim(message: Message) -> bool:
@@ -120,5 +128,4 @@ def _claim(message: Message) -> bool:
 
 def _hand_over(message: Message) -> None:
     # One attempt: the relay is the retry, and a click must not wait for a dead broker.
-    task = current_app.tasks[message.task]
-    task.apply_async(message.args, message.kwargs, eta=message.eta, retry=False)
+    current_app.tasks[message.task].apply_async(message.args, message.kwargs, eta=message.eta, retry=False)

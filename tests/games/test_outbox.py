@@ -180,3 +180,15 @@ def test_one_message_can_carry_a_chunk_of_games(ana, ben, cai, smtp, django_capt
     assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == sorted(
         [(ana.email, games[0].pk), (ben.email, games[0].pk), (ben.email, games[1].pk), (cai.email, games[1].pk)]
     )
+
+
+def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, monkeypatch):
+    handed = []
+    monkeypatch.setattr(outbox, "_hand_over", handed.append)
+    Message.objects.create(task="games.tasks.renamed_since", args=[1])
+    with transaction.atomic():
+        services.standing_answers_changed(user=ana)  # written after it
+    assert outbox.relay() == 1
+    assert [message.task for message in handed] == ["games.tasks.give_standing_answers"]
+    stuck = Message.objects.get(task="games.tasks.renamed_since")
+    assert (stuck.attempts, stuck.last_error) == (1, "no such task")
