@@ -1,5 +1,5 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
-#   make run    start the site on http://127.0.0.1:8000 and a Celery worker (SQLite, no Redis;
+#   make run    start the site on http://127.0.0.1:8000 and the Celery workers (SQLite, no Redis;
 #               emails at http://127.0.0.1:8000/mailbox/)
 #   make test   run the test suite (PostgreSQL + Redis on localhost by default;
 #               installs Debian's chromium for the browser tests when missing)
@@ -68,15 +68,17 @@ chromium:
 		"$(CHROMIUM)" --version; \
 	fi
 
-# The web server and, beside it, a Celery worker with beat: it runs the deadlines
-# (ETA tasks and the minute sweep), the emails and the daily digest. Without REDIS_URL
-# its broker is the folder var/broker/. Ctrl-C (or either one exiting) stops both.
+# The web server and, beside it, two Celery workers as in production: one for the
+# deadline queue alone (ETA tasks and the minute sweep), one with beat for the rest
+# (emails, reminders, the daily digest, the outbox relay). Without REDIS_URL their
+# broker is the folder var/broker/. Ctrl-C (or any one exiting) stops all three.
+CELERY_WORKER := $(VENV)/bin/celery -A coupsite worker --pool=solo -l info --without-gossip --without-mingle
 run: $(VENV)/.installed
 	$(DEV) $(VENV_PY) manage.py migrate --noinput
 	@mkdir -p var
 	@export $(DEV); pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
-	$(VENV)/bin/celery -A coupsite worker --beat --pool=solo -l info \
-		--schedule var/celerybeat-schedule --without-gossip --without-mingle & pids=$$!; \
+	$(CELERY_WORKER) -Q deadlines -n deadlines@%h & pids=$$!; \
+	$(CELERY_WORKER) -Q celery -n default@%h --beat --schedule var/celerybeat-schedule & pids="$$pids $$!"; \
 	$(VENV_PY) manage.py runserver 127.0.0.1:8000 & pids="$$pids $$!"; \
 	wait -n
 

@@ -1,9 +1,10 @@
-"""The profile page (with the standing answers, given at once to the engine of
+"""The profile page (with the standing answers, given by a task to the engine of
 every game in play), and a language switch that remembers the choice in the profile."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -12,7 +13,7 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm
 from accounts.models import profile_of
-from games.services import standing_answers_set
+from games.services import standing_answers_changed
 
 
 @login_required
@@ -21,9 +22,10 @@ def profile(request):
     if request.method == "POST":
         form = ProfileForm(request.POST, instance=instance)
         if form.is_valid():
-            form.save()
-            if form.standing_answers_changed:
-                standing_answers_set(user=request.user)
+            with transaction.atomic():
+                form.save()
+                if form.standing_answers_changed:
+                    standing_answers_changed(user=request.user)
             translation.activate(instance.language)
             messages.success(request, _("Your profile is saved."))
             return remember_language(redirect("profile"), instance.language)

@@ -17,6 +17,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 from coupsite.env import (
     cache_config,
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "anymail",
     "accounts",
     "games",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -74,6 +76,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # After authentication: a signed-in player's profile language wins.
     "accounts.middleware.ProfileLanguageMiddleware",
+    # A game whose state cannot be read says so on its pages instead of failing.
+    "games.middleware.UnreadableGameMiddleware",
 ]
 
 ROOT_URLCONF = "coupsite.urls"
@@ -105,26 +109,48 @@ REDIS_URL = env_str("REDIS_URL")
 CACHES = {"default": cache_config()}
 
 # Celery runs deadlines and sends email. With Redis it is the broker; without it
-# (the embedded default) a folder under var/ is, and `make run` starts a worker
+# (the embedded default) a folder under var/ is, and `make run` starts the workers
 # beside the web server, so deadlines and emails work on one machine unchanged.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
+# One attempt to connect when handing a task over: the outbox relay is the retry
+# (outbox/services.py), and a click must not wait for a broker that is down.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 0}
 if CELERY_BROKER_URL == "filesystem://":
     CELERY_BROKER_FOLDER = BASE_DIR / "var" / "broker"
     CELERY_BROKER_FOLDER.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {
         "data_folder_in": str(CELERY_BROKER_FOLDER),
         "data_folder_out": str(CELERY_BROKER_FOLDER),
+        "control_folder": str(CELERY_BROKER_FOLDER / "control"),
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True  # every task is idempotent, so a redelivery is harmless
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# Deadlines have a queue of their own, consumed by a worker that takes nothing else
+# (`-Q deadlines`; see README, "Deadlines and emails"): however many emails and
+# chores wait on the default queue, and however slow a mail server is, a deadline
+# is applied when it falls due. Which queue a free worker reads first (the Redis
+# transport's queue order) would not give that: a worker busy sending email reads
+# no queue at all. A worker started without -Q consumes both (a small site).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+DEADLINE_QUEUE = "deadlines"
+CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINE_QUEUE)]
+CELERY_TASK_ROUTES = {
+    "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},
+    "games.tasks.sweep_deadlines": {"queue": DEADLINE_QUEUE},
+}
 CELERY_BEAT_SCHEDULE = {
     # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
     # Players who chose the daily digest get it once a day at DIGEST_HOUR (UTC).
     "send-digests": {"task": "games.tasks.send_digests", "schedule": crontab(minute=0, hour=env_int("DIGEST_HOUR", 7))},
+    # Tasks the broker could not take when their change was saved (outbox/services.py);
+    # a run not started within the interval is dropped, the next one does its work.
+    "relay-outbox": {"task": "outbox.tasks.relay", "schedule": 10.0, "options": {"expires": 10.0}},
+    # Every game's snapshot checked against a replay of its log.
+    "verify-games": {"task": "games.tasks.verify_games", "schedule": crontab(minute=30, hour=3)},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

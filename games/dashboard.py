@@ -39,11 +39,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games import labels
-from games.engine import GAMES, replay
+from games.engine import GAMES
 from games.forms import number_in
 from games.models import Event, Game, Invitation, Seat, SeatResult
 from games.presenters import game_choices, presenter_for
-from games.selectors import display_name
+from games.selectors import GameUnreadable, display_name, game_state
+from games.services import game_attention_mark
 
 PAST_PER_PAGE = 20
 RECENT_RESULTS = 5
@@ -69,8 +70,9 @@ def last_action_types() -> list[str]:
 
 
 def home(user) -> dict:
-    """The dashboard on the home page (six queries)."""
-    waiting, active, gathering = [], [], []
+    """The dashboard on the home page (six queries). A game whose state cannot be
+    read is listed as needing attention; the others are shown as usual."""
+    waiting, active, gathering, attention = [], [], [], []
     for game in _open_games(user):
         seats = list(game.seats.all())
         names = {seat.player: display_name(seat.user) for seat in seats}
@@ -78,7 +80,12 @@ def home(user) -> dict:
         if game.status == Game.Status.GATHERING:
             gathering.append(_gathering_row(game, seats, names, user))
             continue
-        row = _active_row(game, mine, names)
+        try:
+            row = _active_row(game, mine, names)
+        except GameUnreadable as error:
+            game_attention_mark(game_id=game.pk, during="reading", error=error)
+            attention.append({"game": game, "name": game_name(game.kind), "players": list(names.values())})
+            continue
         (waiting if row["waits_for"] else active).append(row)
     # Nearest deadline first; a paused clock (no deadline) after every running one.
     waiting.sort(key=lambda row: (row["game"].deadline_at is None, row["game"].deadline_at or 0, row["game"].pk))
@@ -88,6 +95,7 @@ def home(user) -> dict:
         "waiting": waiting,
         "active": active,
         "gathering": gathering,
+        "attention": attention,
         "invitations": _invitations(user),
         "recent": _past_rows(recent, user),
         "summary": {**summary, "rate": _percent(summary["won"], summary["played"])},
@@ -110,17 +118,10 @@ def _open_games(user) -> list[Game]:
     )
 
 
-def _state_of(game: Game):
-    engine = GAMES[game.kind]
-    if game.snapshot is not None:
-        return engine.load(game.snapshot)
-    return replay(game.kind, Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
-
-
 def _active_row(game: Game, seat: Seat, names: dict) -> dict:
     engine = GAMES[game.kind]
     presenter = presenter_for(game.kind)
-    state = _state_of(game)
+    state = game_state(game)
     view = engine.view(state, seat.player)
     awaited = {name: kind for name, kind, _version in engine.awaiting(state)}
     turn = view.get("turn")

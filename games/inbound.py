@@ -42,6 +42,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
+from outbox import services as outbox
 
 from . import services, tasks
 from .presenters import presenter_for
@@ -112,7 +113,7 @@ def _answer(seat: Seat, message: EmailMessage) -> Outcome:
             return outcome
         if not _may_explain(seat):
             return Outcome("ignored", "too-many-explanations", seat.game_id, seat.position, line)
-        tasks.send_reply_unclear.delay(seat.pk, line=line, problem=str(problem), reading=str(reading))
+        outbox.send(tasks.send_reply_unclear.s(seat.pk, line=line, problem=str(problem), reading=str(reading)))
     return outcome
 
 

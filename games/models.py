@@ -47,6 +47,11 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="won_games"
     )
     moves = models.PositiveIntegerField(null=True, blank=True, help_text="decisions made by all players, once finished")
+    # Set when the service could not handle the game (its deadline raised, its state
+    # could not be read, its snapshot differs from its log): an operator looks at it
+    # in the admin and clears it. Never shown to players beyond "needs attention".
+    attention = models.CharField(max_length=200, blank=True, help_text="why the game needs an operator")
+    attention_at = models.DateTimeField(null=True, blank=True, help_text="when it was first found")
 
     class Meta:
         ordering = ["-created_at"]
@@ -88,8 +93,9 @@ def player_name(position: int) -> str:
 
 
 class Event(models.Model):
-    """One engine event. Rows are never updated or deleted: a database trigger
-    (migration 0002) rejects both."""
+    """One engine event. Rows are never updated, deleted or truncated: database
+    triggers reject all three (migrations 0002 and 0006), and in production the
+    site's database role may only insert and read them (``grant_site_role``)."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()

@@ -7,12 +7,26 @@ from .engine.common import PUBLIC
 from .models import Event, Game, Seat
 
 
+class GameUnreadable(Exception):
+    """The stored state of a game cannot be read (a damaged snapshot or log). Its
+    pages say that the game needs attention (``games.middleware``)."""
+
+    def __init__(self, game_id: int):
+        super().__init__(f"game {game_id} cannot be read")
+        self.game_id = game_id
+
+
 def game_state(game: Game):
-    """The engine state of ``game``: its cached snapshot, or a replay of its log."""
+    """The engine state of ``game``: its cached snapshot, or a replay of its log.
+    Raises ``GameUnreadable`` (from the engine's error) when they cannot be read."""
     engine = GAMES[game.kind]
-    if game.snapshot is not None:
-        return engine.load(game.snapshot)
-    return replay(game.kind, Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
+    payloads = None
+    if game.snapshot is None:
+        payloads = list(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
+    try:
+        return engine.load(game.snapshot) if payloads is None else replay(game.kind, payloads)
+    except Exception as error:  # the engine trusts what it stored: anything it raises here means damage
+        raise GameUnreadable(game.pk) from error
 
 
 def seat_of(game: Game, user) -> Seat | None:

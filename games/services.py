@@ -2,11 +2,15 @@
 
 A decision is applied under a lock on the game row (``select_for_update``),
 checked against the decision version the player saw, asked of the engine, and its
-events appended in the same transaction. Side effects (emails) run only after the
-commit (``transaction.on_commit``).
+events appended in the same transaction. The tasks it calls for (emails, the next
+deadline) are written in that transaction too, through the outbox
+(``outbox/services.py``), and reach Celery once it commits, even when the broker
+is down at that moment.
 """
 
+import logging
 import secrets
+import traceback
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -16,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from accounts.mail import address_opt_out, mail_refused
 from accounts.models import AddressOptOut, profile_of
+from outbox import services as outbox
 
 from . import tasks
 from .engine import GAMES, IllegalMove
@@ -24,6 +29,8 @@ from .replays import rematch_of
 from .results import game_results_record
 from .selectors import game_state, player_names, seat_of
 from .translation import translate_illegal_move
+
+log = logging.getLogger(__name__)
 
 CHAT_MAX_LENGTH = 1000
 # Invitations are emails from our domain to addresses someone typed: enough to
@@ -108,7 +115,7 @@ def invitation_send(*, game: Game, by, email: str) -> Invitation:
             raise ServiceError(_("%(email)s is already invited to this game.") % {"email": email})
         _check_invitation_limits(game, by)
         invitation = Invitation.objects.create(game=game, email=email, invited_by=by)
-    transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
+    outbox.send(tasks.send_invitation.s(invitation.pk))
     return invitation
 
 
@@ -132,7 +139,7 @@ def _invitation_to_account(*, game: Game, by, user) -> Invitation:
     """Invite ``user``'s account (a rematch): they accept or decline like any
     invitation, and nobody sees the address it is emailed to."""
     invitation = Invitation.objects.create(game=game, email="", user=user, invited_by=by)
-    transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
+    outbox.send(tasks.send_invitation.s(invitation.pk))
     return invitation
 
 
@@ -367,27 +374,40 @@ def time_extend(*, game: Game, user) -> None:
         game.deadline_at += timedelta(seconds=game.deadline_seconds)
         game.save(update_fields=["deadline_at"])
         _schedule_deadline(game)
-        transaction.on_commit(lambda: tasks.announce_extension.delay(game.pk, seat.pk))
+        outbox.send(tasks.announce_extension.s(game.pk, seat.pk))
+
+
+def standing_answers_changed(*, user) -> None:
+    """``user`` saved new standing answers (call it in the transaction that saved
+    the profile): queue ``tasks.give_standing_answers``, unless one is queued that
+    has not started, which will read them anyway. A thousand toggles make one task."""
+    outbox.send(tasks.give_standing_answers.s(user.pk), key=standing_answers_key(user.pk))
+
+
+def standing_answers_key(user_id: int) -> str:
+    return f"standing-answers:{user_id}"
 
 
 def standing_answers_set(*, user) -> int:
-    """``user`` changed their standing answers (profile): give them to the engine
-    of each of their games in play, which answers at once any decision of theirs
-    they cover. Returns how many games got them."""
-    given = 0
-    for game_id in Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).values_list("game_id", flat=True):
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game_id)
-            if game.status != Game.Status.ACTIVE:
-                continue
-            seat = game.seats.select_related("user__profile").get(user=user)
-            state = game_state(game)
-            awaited = GAMES[game.kind].awaiting(state)
-            events = _standing_answers(game, state, seat, changed=True)
-            if events:
-                _append_keeping_clock(game, state, events, awaited=awaited)
-                given += 1
-    return given
+    """Give ``user``'s standing answers (their profile) to the engine of each of
+    their games in play, which answers at once any decision of theirs they cover.
+    Returns how many games got them; a game that fails is set aside for attention."""
+    games = Game.objects.filter(seats__user=user, status=Game.Status.ACTIVE)
+    return sum(bool(game_isolated(game, "standing answers", _give_standing_answers, user=user)) for game in games)
+
+
+def _give_standing_answers(*, game: Game, user) -> bool:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            return False
+        seat = game.seats.select_related("user__profile").get(user=user)
+        state = game_state(game)
+        awaited = GAMES[game.kind].awaiting(state)
+        events = _standing_answers(game, state, seat, changed=True)
+        if events:
+            _append_keeping_clock(game, state, events, awaited=awaited)
+        return bool(events)
 
 
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
@@ -399,6 +419,43 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     if seat_of(game, user) is None:
         raise ServiceError(_("Only players of this game can talk at its table."))
     return ChatMessage.objects.create(game=game, user=user, text=text)
+
+
+# ---- games that need attention ---------------------------------------------------------
+
+
+def game_isolated(game: Game, during: str, call, **arguments):
+    """``call(game=game, **arguments)`` for one game of a loop over many (the
+    sweep, the reminders, emails, standing answers): when it fails, the game is
+    logged and marked for attention, None is returned, and the loop goes on."""
+    try:
+        return call(game=game, **arguments)
+    except Exception as error:  # whatever broke, it must not stop the other games
+        game_attention_mark(game_id=game.pk, during=during, error=error)
+        return None
+
+
+def game_attention_mark(*, game_id: int, during: str, error: BaseException | None = None) -> None:
+    """Mark ``game_id`` for an operator (admin: Games, "needs attention") because it
+    failed ``during`` something (``error``, when an exception says how), and log
+    it: in full the first time, then one line each time it fails again. The first
+    reason is kept until an operator clears it.
+
+    The log names each exception's type and where it was raised, never its
+    message: an error about a game's state may quote a face-down card."""
+    chain = []
+    while error is not None:
+        chain.append(error)
+        error = error.__cause__
+    reason = (f"{during}: {' from '.join(type(link).__name__ for link in chain)}" if chain else during)[:200]
+    if Game.objects.filter(pk=game_id, attention="").update(attention=reason, attention_at=timezone.now()):
+        where = "".join(
+            f"\n{type(link).__name__} raised at:\n" + "".join(traceback.format_list(traceback.extract_tb(link.__traceback__)))
+            for link in chain
+        )
+        log.error("Game %s needs attention (%s)%s", game_id, reason, where)
+    else:
+        log.warning("Game %s still needs attention (%s)", game_id, reason)
 
 
 # ---- internals ------------------------------------------------------------------------
@@ -454,7 +511,7 @@ def _append(game: Game, state, events) -> None:
             game.deadline_at = timezone.now() + deadline
             _schedule_deadline(game)
     game.save()
-    transaction.on_commit(lambda: tasks.game_advanced.delay(game.pk, before, game.version))
+    outbox.send(tasks.games_advanced.s([[game.pk, before, game.version]]))
 
 
 def _standing_answers(game: Game, state, seat: Seat, *, changed: bool) -> list:
@@ -493,8 +550,7 @@ def _schedule_deadline(game: Game) -> None:
     deadlines are left to the minute sweep alone: a Redis broker redelivers tasks
     held longer than its visibility timeout, and a sweep needs no such care."""
     if game.deadline_at - timezone.now() <= PROMPT_EXPIRY_WITHIN:
-        deadline_at, version = game.deadline_at, game.version
-        transaction.on_commit(lambda: tasks.expire_deadline.apply_async((game.pk, version), eta=deadline_at))
+        outbox.send(tasks.expire_deadline.s(game.pk, game.version), eta=game.deadline_at)
 
 
 def _position_of(player: str) -> int:

@@ -1,13 +1,21 @@
 """Thin Celery tasks: they take ids, call a service or an email function, and are
-safe to run twice (every write they cause is version-checked)."""
+safe to run twice (every write they cause is version-checked).
+
+The tasks they queue in turn go through the outbox (``outbox/services.py``), in the
+transaction of the change that calls for them. ``expire_deadline`` and
+``sweep_deadlines`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
 
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import emails, services
+from outbox import services as outbox
+
+from . import emails, services, verification
 from .models import Game
 
 EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "max_retries": 8}
@@ -16,34 +24,42 @@ EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "
 @shared_task(ignore_result=True)
 def expire_deadline(game_id: int, version: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
-    return game is not None and services.deadline_expire(game=game, version=version)
+    return game is not None and bool(services.game_isolated(game, "deadline", services.deadline_expire, version=version))
 
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Expire every deadline that has passed (run every minute by beat)."""
-    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now())
-    return sum(services.deadline_expire(game=game, version=game.version) for game in due)
+    """Expire every deadline that has passed (run every minute by beat). A game
+    whose expiry fails is logged and marked for attention; the others are swept."""
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now()).order_by("deadline_at")
+    return sum(bool(services.game_isolated(game, "deadline", services.deadline_expire, version=game.version)) for game in due)
 
 
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
-    """Remind the awaited players once per decision, when a quarter of its time is left."""
-    sent = 0
+    """Remind the awaited players once per decision, when a quarter of their time is left."""
     now = timezone.now()
-    for game in Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
+    due = Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
         reminded_version=F("version")
-    ):
-        if (game.deadline_at - now).total_seconds() > game.deadline_seconds / 4:
-            continue
-        # Claim the reminder atomically: only one sweep (or worker) sends it.
-        if Game.objects.filter(pk=game.pk, version=game.version).exclude(reminded_version=game.version).update(
-            reminded_version=game.version
-        ):
-            for seat_id in emails.awaited_seat_ids(game):
-                send_reminder.delay(seat_id, game.version)
-                sent += 1
-    return sent
+    )
+    return sum(
+        services.game_isolated(game, "reminder", _remind) or 0
+        for game in due
+        if (game.deadline_at - now).total_seconds() <= game.deadline_seconds / 4
+    )
+
+
+def _remind(*, game: Game) -> int:
+    with transaction.atomic():
+        # Claimed in the transaction that queues the emails: only one sweep (or
+        # worker) sends them, and a claim is never made without its emails.
+        claimed = Game.objects.filter(pk=game.pk, version=game.version).exclude(reminded_version=game.version)
+        if not claimed.update(reminded_version=game.version):
+            return 0
+        seat_ids = emails.awaited_seat_ids(game)
+        for seat_id in seat_ids:
+            outbox.send(send_reminder.s(seat_id, game.version))
+    return len(seat_ids)
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
@@ -57,10 +73,20 @@ def send_reminder(seat_id: int, version: int) -> None:
 
 
 @shared_task(ignore_result=True)
-def game_advanced(game_id: int, before: int, after: int) -> None:
-    """Events ``before``..``after`` were appended: queue the emails they call for."""
-    for name, arguments in emails.emails_for_update(game_id, before, after):
-        send_update.delay(name, *arguments)
+def games_advanced(updates: list) -> None:
+    """Each ``(game_id, before, after)``: events ``before``..``after`` of that game
+    were appended; queue the emails they call for. One message may carry a whole
+    chunk of games (see ``outbox/services.py``)."""
+    for game_id, before, after in updates:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is not None:
+            services.game_isolated(game, "emails", _queue_update_emails, before=before, after=after)
+
+
+def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
+    with transaction.atomic():
+        for name, arguments in emails.emails_for_update(game.pk, before, after):
+            outbox.send(send_update.s(name, *arguments))
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
@@ -76,6 +102,16 @@ def send_reply_unclear(seat_id: int, line: str, problem: str, reading: str = "")
 @shared_task(ignore_result=True, **EMAIL_RETRY)
 def announce_extension(game_id: int, seat_id: int) -> None:
     emails.send_extension(game_id, seat_id)
+
+
+@shared_task(ignore_result=True)
+def give_standing_answers(user_id: int) -> int:
+    """Give a player's standing answers, as their profile has them now, to each of
+    their games in play. However often they changed them meanwhile, one such task
+    is queued at a time (``services.standing_answers_changed``)."""
+    outbox.release(services.standing_answers_key(user_id))
+    user = get_user_model().objects.filter(pk=user_id).first()
+    return services.standing_answers_set(user=user) if user is not None else 0
 
 
 @shared_task(ignore_result=True)
@@ -100,7 +136,7 @@ def send_digests() -> int:
     queued = 0
     for user_id in user_ids:
         if cache.add(f"digest:{day}:{user_id}", True, timeout=2 * 24 * 3600):
-            send_digest.delay(user_id)
+            outbox.send(send_digest.s(user_id))
             queued += 1
     return queued
 
@@ -108,3 +144,10 @@ def send_digests() -> int:
 @shared_task(ignore_result=True, **EMAIL_RETRY)
 def send_digest(user_id: int) -> None:
     emails.send_digest(user_id)
+
+
+@shared_task(ignore_result=True)
+def verify_games() -> int:
+    """Once a day (beat): replay every game's log and report each game whose
+    snapshot differs (logged, and marked for attention)."""
+    return len(verification.games_verify()[1])

@@ -7,7 +7,7 @@ from django.urls import clear_url_caches
 
 from tests.mailcatcher import Mailbox, SMTPServer
 from tests.players import make_player, started_game
-from tests.worker import celery_worker  # noqa: F401 (a fixture for every test package)
+from tests.worker import celery_worker, celery_workers  # noqa: F401 (fixtures for every test package)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -19,6 +19,26 @@ def _tasks_run_in_process():
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True  # a failing task fails the test that queued it
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_past_the_event_log_guard():
+    """The event log refuses TRUNCATE (a trigger, games migration 0006), and Django
+    empties the database after each transactional test with one. The test suite's
+    flush, and nothing else, runs with PostgreSQL's own switch for such maintenance,
+    which only a superuser may set: ``session_replication_role = replica`` (triggers
+    off), for that one transaction."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    sql_flush = DatabaseOperations.sql_flush
+
+    def sql_flush_past_triggers(self, *args, **kwargs):
+        statements = sql_flush(self, *args, **kwargs)
+        return ["SET LOCAL session_replication_role = replica", *statements] if statements else statements
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "sql_flush", sql_flush_past_triggers)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -41,8 +41,10 @@ def command_of(service: dict) -> str:
     return command if isinstance(command, str) else " ".join(command)
 
 
-def test_compose_defines_the_six_services(compose):
-    assert set(compose["services"]) == {"web", "worker", "beat", "postgres", "redis", "mailpit"}
+def test_compose_defines_its_services(compose):
+    assert set(compose["services"]) == {
+        "migrate", "web", "worker", "deadlines", "beat", "postgres", "redis", "mailpit"
+    }
 
 
 def test_compose_runs_gunicorn_and_celery_worker_and_beat(compose):
@@ -61,7 +63,7 @@ def test_compose_uses_postgres_16_with_a_volume_redis_7_and_mailpit(compose):
     assert any("8025" in str(port) for port in services["mailpit"]["ports"])
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+@pytest.mark.parametrize("name", ["migrate", "web", "worker", "deadlines", "beat"])
 def test_compose_app_services_share_the_production_environment(compose, name):
     service = compose["services"][name]
     env = service["environment"]

@@ -1,8 +1,12 @@
-"""A real Celery worker process for tests whose behaviour depends on one.
+"""Real Celery worker processes for tests whose behaviour depends on them.
 
-The worker runs ``celery -A coupsite worker`` against the test database, the
-test run's Redis and the session's SMTP server. Tests using it need committed
-data, so they use ``transactional_db``.
+Each worker runs ``celery -A coupsite worker`` against the test database, the test
+run's Redis (or a broker the test names) and the session's SMTP server. Tests using
+them need committed data, so they use ``transactional_db``.
+
+``celery_worker`` starts the production shape: one worker for the deadline queue
+alone and one for every other task. ``celery_workers`` starts none: the test
+starts (and stops) the ones it needs.
 """
 
 import os
@@ -12,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from coupsite.celery import app
@@ -25,36 +30,102 @@ def _database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+class Workers:
+    """The worker processes of one test, each consuming the queues it was given."""
+
+    def __init__(self, smtp_server, folder: Path, broker_url: str):
+        self.folder = folder
+        self.broker_url = broker_url
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": _database_url(),
+            "CELERY_BROKER_URL": broker_url,
+            "EMAIL_HOST": smtp_server.mailbox.host,
+            "EMAIL_PORT": str(smtp_server.mailbox.port),
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+        }
+        self.running: dict[str, subprocess.Popen] = {}
+
+    def start(self, **queues_by_label: list[str]) -> None:
+        """Start a solo worker per label, consuming its queues, and wait until all are ready."""
+        logs = {}
+        for label, queues in queues_by_label.items():
+            logs[label] = self.folder / f"worker-{label}.log"
+            self.running[label] = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "coupsite", "worker", "--pool=solo", "--loglevel=INFO",
+                 "--without-mingle", "--without-gossip", "--without-heartbeat", "-Q", ",".join(queues),
+                 "-n", self.name(label)],
+                cwd=ROOT, env=self.env, stdout=logs[label].open("w"), stderr=subprocess.STDOUT,
+            )
+        for label, log in logs.items():
+            _wait_until_ready(self.running[label], log)
+
+    def name(self, label: str) -> str:
+        return f"{label}-{os.getpid()}@tests"
+
+    def stop(self, label: str) -> None:
+        worker = self.running.pop(label)
+        worker.terminate()
+        worker.wait(timeout=20)
+
+    def stop_all(self) -> None:
+        for label in list(self.running):
+            self.stop(label)
+
+    def drain(self, timeout: float = 60.0) -> None:
+        """Wait until every task queued so far, and every task those queued, has
+        run: no message waits in the outbox or the broker and no worker holds one,
+        twice in a row."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while quiet < 2:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the workers still had tasks after {timeout} s")
+            quiet = quiet + 1 if self._idle() else 0
+            time.sleep(0.2)
+
+    def _idle(self) -> bool:
+        from outbox.models import Message
+
+        if Message.objects.filter(published_at=None).exists():
+            return False
+        with app.connection_for_write() as broker:
+            queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.DEADLINE_QUEUE)
+            if any(broker.default_channel.client.llen(queue) for queue in queues):
+                return False
+        names = [self.name(label) for label in self.running]
+        inspect = app.control.inspect(destination=names, timeout=2.0)
+        for held in (inspect.active(), inspect.reserved(), inspect.scheduled()):
+            if held is None or len(held) < len(names) or any(held.values()):
+                return False
+        return True
+
+
 @pytest.fixture
-def celery_worker(transactional_db, smtp_server, tmp_path):
-    """Start a worker (with beat off: tests call the sweeps themselves) and make
-    this process queue tasks for it instead of running them eagerly."""
+def celery_workers(transactional_db, smtp_server, tmp_path):
+    """Workers the test starts itself (``celery_workers.start(label=[queue, ...])``),
+    stopped at its end; meanwhile this process queues tasks for them instead of
+    running them eagerly."""
     if not os.environ.get("REDIS_URL"):
         pytest.fail("the worker tests need REDIS_URL (make test sets it)")
     app.control.purge()
-    log = tmp_path / "worker.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "EMAIL_HOST": smtp_server.mailbox.host,
-        "EMAIL_PORT": str(smtp_server.mailbox.port),
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "coupsite", "worker", "--pool=solo", "--loglevel=INFO",
-         "--without-mingle", "--without-gossip", "--without-heartbeat", "-n", f"test-{os.getpid()}@%h"],
-        cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-    )
+    workers = Workers(smtp_server, tmp_path, app.conf.broker_url)
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = False
     try:
-        _wait_until_ready(worker, log)
-        yield worker
+        yield workers
     finally:
         app.conf.task_always_eager = eager
-        worker.terminate()
-        worker.wait(timeout=20)
+        workers.stop_all()
         app.control.purge()
+
+
+@pytest.fixture
+def celery_worker(celery_workers):
+    """The production shape: a worker for the deadline queue alone, and one for
+    every other task (emails, reminders, the outbox relay, standing answers)."""
+    celery_workers.start(deadlines=[settings.DEADLINE_QUEUE], default=[settings.CELERY_TASK_DEFAULT_QUEUE])
+    return celery_workers
 
 
 def _wait_until_ready(worker, log: Path, timeout: float = 60.0):

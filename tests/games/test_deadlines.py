@@ -56,18 +56,8 @@ def test_the_minute_sweep_expires_a_long_deadline(players, celery_worker):
     assert game_state(fresh(game)).by_name["p1"].coins == 3
 
 
-def drain(players, celery_worker):
-    """Wait until the worker has processed every task queued so far: with one solo
-    worker taking one task at a time, a marker queued last is processed last."""
-    marker = start(players_copy(players))
-    version = fresh(marker).version
-    make_due(marker)
-    tasks.expire_deadline.delay(marker.pk, version)
-    wait_for(lambda: fresh(marker).version > version)
-
-
 def players_copy(players):
-    """Three more players (a user has one seat per game, and markers need fresh games)."""
+    """Three more players (a user has one seat per game)."""
     suffix = str(Game.objects.count())
     return tuple(make_player(user.username + suffix) for user in players)
 
@@ -79,7 +69,7 @@ def test_duplicate_expiry_tasks_change_nothing(players, celery_worker):
     for _ in range(3):
         tasks.expire_deadline.delay(game.pk, version)
     tasks.sweep_deadlines.delay()
-    drain(players, celery_worker)
+    celery_worker.drain()
     game = fresh(game)
     assert game_state(game).by_name["p1"].coins == 3  # one Income, not several
     assert game.events.filter(type="coup.turn.started").count() == 2  # Ana's turn, then Ben's
@@ -106,7 +96,7 @@ def test_an_answer_racing_the_expiry_gives_one_outcome(players, celery_worker):
         tasks.expire_deadline.delay(game.pk, version)
         thread.start()
         thread.join()
-        drain(players, celery_worker)
+        celery_worker.drain()
         game = fresh(game)
         declared = list(game.events.filter(type="coup.action.declared").values_list("payload__data__action", flat=True))
         # Either Ana's Tax was played (and the expiry found the game moved on), or the
@@ -121,9 +111,9 @@ def test_a_reminder_is_sent_once(players, celery_worker, smtp):
     tasks.send_reminders.delay()
     tasks.send_reminders.delay()
     reminder = smtp.wait_for(to="ana@example.com", subject_contains=f"#{game.pk}", count=2, timeout=30)
-    drain(players, celery_worker)
+    celery_worker.drain()
     tasks.send_reminders.delay()
-    drain(players, celery_worker)
+    celery_worker.drain()
     reminders = [m for m in smtp.to("ana@example.com") if "Reminder" in m.text]
     assert len(reminders) == 1 and reminder
     assert [m for m in smtp.to("ben@example.com") if "Reminder" in m.text] == []
@@ -133,5 +123,5 @@ def test_no_reminder_when_the_game_has_them_off(players, celery_worker, smtp):
     game = start(players, seconds=3600, reminders=False)
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(minutes=10))
     tasks.send_reminders.delay()
-    drain(players, celery_worker)
+    celery_worker.drain()
     assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.text] == []

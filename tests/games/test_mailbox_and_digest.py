@@ -171,15 +171,19 @@ def test_the_digest_lists_only_the_games_waiting_for_the_player(ana, ben, cai):
     assert "List-Unsubscribe" in digest.extra_headers
 
 
-def test_the_digest_task_writes_to_digest_players_only_and_once_a_day(fresh_cache, ana, ben, cai):
+def test_the_digest_task_writes_to_digest_players_only_and_once_a_day(
+    fresh_cache, ana, ben, cai, django_capture_on_commit_callbacks
+):
     _choose(ana, EmailMode.DIGEST)
     _choose(cai, EmailMode.DIGEST)
     started_game(ana, ben)  # waits for Ana
     started_game(ben, cai)  # waits for Ben, who chose every email: no digest
     mail.outbox.clear()
-    tasks.send_digests()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.send_digests()
     assert [m.to for m in _digests()] == [["ana@example.com"]]  # and none to Cai, whom nothing waits for
-    tasks.send_digests()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.send_digests()
     assert len(_digests()) == 1
 
 

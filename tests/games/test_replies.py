@@ -16,10 +16,12 @@ from email.utils import format_datetime, make_msgid
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import profile_of
-from games.inbound import first_line, html_to_text, receive
+from games.inbound import first_line, html_to_text
+from games.inbound import receive as inbound_receive
 from games.presenters.coup_replies import read_line
 from games.selectors import game_state, table_for
 from games.tokens import reply_address
@@ -37,6 +39,18 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+def receive(message):
+    """Receive ``message`` as the webhook or ``read_mail`` does, outside a
+    transaction: the explanation it queues leaves when its change commits."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return inbound_receive(message)
+
+
+def explanations(smtp) -> list:
+    """The emails telling a player their reply was not played (not the game's own)."""
+    return [mail for mail in smtp.messages if "Reply not played" in mail.subject]
 
 
 def seat_of(game, user):
@@ -90,7 +104,7 @@ def test_income_written_in_a_reply_is_played(game, ana, smtp):
     outcome = receive(reply(game, ana, "income"))
     assert (outcome.status, outcome.answer) == ("played", "income")
     assert state_of(game).by_name["p1"].coins == 3
-    assert smtp.messages == []
+    assert explanations(smtp) == []
 
 
 def test_steal_names_the_target_by_display_name(game, ana, ben):
@@ -245,7 +259,7 @@ def test_a_stale_reply_is_not_played_on_a_later_decision(game, ana, ben, smtp):
     outcome = receive(reply(game, ben, "allow", written=written))
     assert (outcome.status, outcome.reason) == ("explained", "stale")
     assert decision_of(game, ben) == "respond"
-    mail = smtp.wait_for(to=ben.email)
+    mail = smtp.wait_for(to=ben.email, subject_contains="Reply not played")
     assert "You wrote before the game asked the question it is waiting for now" in mail.text
     assert "- allow" in mail.text
 
@@ -273,7 +287,7 @@ def test_the_from_header_is_not_what_authorises(game, ana, ben, smtp):
     assert (outcome.status, outcome.position) == ("played", 0)
     assert state_of(game).by_name["p1"].coins == 3
     receive(reply(game, ben, "steal nobody", sender="Mallory <mallory@evil.example>"))
-    assert [mail.to for mail in smtp.messages] == [[ben.email]]  # the explanation goes to the seat's player
+    assert [mail.to for mail in explanations(smtp)] == [[ben.email]]  # the explanation goes to the seat's player
 
 
 @pytest.mark.parametrize(

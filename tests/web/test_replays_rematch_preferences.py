@@ -304,12 +304,15 @@ def test_the_card_given_up_first_is_lost_at_once_in_either_branch(ana, ben, cai)
     assert "p1" not in awaited(game)
 
 
-def test_standing_answers_saved_mid_game_answer_the_awaited_decision(client, game, ana, ben):
+def test_standing_answers_saved_mid_game_answer_the_awaited_decision(
+    client, game, ana, ben, django_capture_on_commit_callbacks
+):
     answer(game, ana, {"act": "tax"})
     answer(game, ben, {"act": "challenge"})
     assert awaited(game)["p1"][0] == "challenged"
 
-    response = as_user(client, ana).post(reverse("profile"), profile_form_data(ana, always_prove="on"))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = as_user(client, ana).post(reverse("profile"), profile_form_data(ana, always_prove="on"))
     assert response.status_code == 302
     assert Profile.objects.get(user=ana).always_prove is True
     assert awaited(game).get("p1", ("",))[0] != "challenged"
@@ -317,14 +320,16 @@ def test_standing_answers_saved_mid_game_answer_the_awaited_decision(client, gam
     assert types[types.index("coup.standing.set") + 1] in ("coup.claim.proved", "coup.claim.conceded")
 
 
-def test_a_preference_that_answers_nothing_keeps_the_clock(client, game, ana, ben, cai):
+def test_a_preference_that_answers_nothing_keeps_the_clock(client, game, ana, ben, cai, django_capture_on_commit_callbacks):
     before = Game.objects.get(pk=game.pk)
-    as_user(client, cai).post(reverse("profile"), profile_form_data(cai, lose_first_0="duke"))
+    with django_capture_on_commit_callbacks(execute=True):
+        as_user(client, cai).post(reverse("profile"), profile_form_data(cai, lose_first_0="duke"))
     after = Game.objects.get(pk=game.pk)
     assert after.version == before.version + 1  # the engine has it
     assert after.deadline_at == before.deadline_at and awaited(after) == awaited(before)
     # Saving the same preferences again changes nothing.
-    as_user(client, cai).post(reverse("profile"), profile_form_data(cai))
+    with django_capture_on_commit_callbacks(execute=True):
+        as_user(client, cai).post(reverse("profile"), profile_form_data(cai))
     assert Game.objects.get(pk=game.pk).version == after.version
 
 

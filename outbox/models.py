@@ -1,0 +1,31 @@
+"""A Celery task waiting to be handed to the broker."""
+
+from django.db import models
+
+
+class Message(models.Model):
+    """One task call, written in the transaction of the change that calls for it.
+
+    A message without a ``key`` is deleted once the broker has taken it; a keyed one
+    stays (``published_at`` set) until its task starts and releases the key, so that
+    the same work asked for again meanwhile is not queued twice."""
+
+    task = models.CharField(max_length=200, help_text="the registered Celery task name")
+    args = models.JSONField(default=list, blank=True)
+    kwargs = models.JSONField(default=dict, blank=True)
+    eta = models.DateTimeField(null=True, blank=True, help_text="run no earlier than this")
+    key = models.CharField(
+        max_length=200, null=True, blank=True, unique=True,
+        help_text="while this message waits or its task has not started, the same key queues nothing more",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True, help_text="when the broker took it (keyed messages)")
+    attempts = models.PositiveIntegerField(default=0, help_text="hand-overs the broker refused")
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["published_at", "id"], name="outbox_waiting")]
+
+    def __str__(self):
+        return f"{self.task}{tuple(self.args)}"

@@ -1,0 +1,131 @@
+"""The transactional outbox: every Celery task a change calls for is written in the
+change's own transaction, then handed to the broker.
+
+A task queued with ``transaction.on_commit(task.delay)`` is lost when the broker
+cannot be reached at that moment, and the error reaches the player whose move was
+already saved. Here the call is a row (``outbox.Message``) that commits or rolls
+back with the move. Right after the commit one attempt is made to hand it over
+(the usual, prompt path); whatever the broker refused is handed over by ``relay``,
+which beat runs every few seconds (``outbox.tasks.relay``), until it is taken.
+
+Each message is claimed (a row lock, then deleted or marked) in the same short
+transaction that hands it over, so the attempt after the commit and the relay
+never both publish it; a hand-over the broker refuses rolls its claim back.
+
+A message may carry a ``key``: while a message with that key waits, or its task
+has not started yet, sending another with the same key does nothing. The task
+calls ``release(key)`` first thing, before reading what it acts on, so a change
+made after that queues a new message and none is missed (repeated toggles of one
+player's standing answers become one task).
+
+One message can carry work for many objects: ``games.tasks.games_advanced`` takes
+a list of ``(game, before, after)`` updates, so a change that advances a chunk of
+games in one transaction (a bulk deadline sweep) writes one message for all of them.
+"""
+
+import logging
+import time
+from datetime import timedelta
+from functools import partial
+
+from celery import current_app
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from outbox.models import Message
+
+log = logging.getLogger(__name__)
+
+CHUNK = 200  # messages handed over per transaction by the relay
+# After the broker refused a message, this process leaves hand-overs to the relay for
+# a while, so clicks made during an outage do not each wait for a refused connection.
+PAUSE_AFTER_REFUSAL = 10.0
+# A keyed message whose task has not released its key this long after the broker took
+# it was lost (e.g. a broker restarted without persistence): it is handed over again.
+KEY_HELD_AT_MOST = timedelta(hours=1)
+
+_paused_until = 0.0
+
+
+def send(signature, *, eta=None, key: str | None = None) -> None:
+    """Queue ``signature`` (``task.s(...)``; JSON arguments) with the current
+    transaction: it reaches the broker only if the transaction commits, and then
+    surely. ``eta``: run no earlier than this. ``key``: see the module docstring."""
+    message = Message(task=signature.task, args=list(signature.args), kwargs=dict(signature.kwargs), eta=eta, key=key)
+    try:
+        with transaction.atomic():
+            message.save()
+    except IntegrityError:
+        if key is None:
+            raise
+        return  # the same work is already queued and has not started
+    transaction.on_commit(partial(_publish_after_commit, message.pk))
+
+
+def release(key: str) -> None:
+    """A keyed task has started: the next message with ``key`` is queued again."""
+    Message.objects.filter(key=key).delete()
+
+
+def relay() -> int:
+    """Hand every waiting message to the broker, oldest first, until it refuses one
+    (the rest wait for the next run). Returns how many were handed over."""
+    stale = timezone.now() - KEY_HELD_AT_MOST
+    waiting = Message.objects.filter(Q(published_at=None) | Q(key__isnull=False, published_at__lt=stale))
+    handed = 0
+    while True:
+        done, refused = _publish(waiting)
+        handed += done
+        if refused or done < CHUNK:
+            return handed
+
+
+def _publish_after_commit(message_id: int) -> None:
+    """The prompt attempt right after the commit; never raises for a broker outage."""
+    if time.monotonic() < _paused_until:
+        return
+    _publish(Message.objects.filter(pk=message_id, published_at=None))
+
+
+def _publish(waiting) -> tuple[int, bool]:
+    """Hand over up to ``CHUNK`` of the ``waiting`` messages that no other
+    publisher holds. Returns (handed over, whether the broker refused one)."""
+    global _paused_until
+    handed = 0
+    with transaction.atomic():
+        for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
+            if message.task not in current_app.tasks:  # renamed or removed since it was written
+                _record_failure(message, "no such task")
+                log.error("Outbox message %s names no known task (%s); it waits.", message.pk, message.task)
+                continue
+            try:
+                with transaction.atomic():  # a refused hand-over rolls its claim back
+                    if _claim(message):
+                        _hand_over(message)
+                        handed += 1
+            except OperationalError as error:
+                _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
+                _record_failure(message, str(error))
+                log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
+                return handed, True
+    return handed, False
+
+
+def _record_failure(message: Message, error: str) -> None:
+    Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500])
+
+
+def _claim(message: Message) -> bool:
+    """Take ``message`` for this publisher. The row lock already does so on
+    PostgreSQL; the checked delete or update also holds on SQLite, which has none."""
+    if message.key is None:
+        return Message.objects.filter(pk=message.pk).delete()[0] > 0
+    claimed = Message.objects.filter(pk=message.pk, published_at=message.published_at)
+    return claimed.update(published_at=timezone.now()) > 0
+
+
+def _hand_over(message: Message) -> None:
+    # One attempt: the relay is the retry, and a click must not wait for a dead broker.
+    current_app.tasks[message.task].apply_async(message.args, message.kwargs, eta=message.eta, retry=False)

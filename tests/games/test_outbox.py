@@ -1,0 +1,194 @@
+"""The transactional outbox (outbox/services.py): what a move calls for is stored
+with the move and reaches Celery even when the broker was down when it was made."""
+
+import json
+import re
+import socket
+import subprocess
+import time
+from datetime import timedelta
+
+import pytest
+import redis
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from coupsite.celery import app
+from games import services, tasks
+from games.models import Game
+from outbox import services as outbox
+from outbox import tasks as outbox_tasks
+from outbox.models import Message
+from tests.players import awaited, make_player, started_game
+
+
+class PrivateRedis:
+    """A Redis server of the test's own on a free port, stopped and started at will
+    (same port, nothing persisted: a restart loses whatever it held)."""
+
+    def __init__(self):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def private_broker(celery_workers, monkeypatch):
+    """This process and the test's workers use a Redis broker the test can stop."""
+    server = PrivateRedis()
+    server.start()
+    celery_workers.env["CELERY_BROKER_URL"] = server.url
+    monkeypatch.setattr(app.conf, "broker_url", server.url)
+    monkeypatch.setattr(outbox, "_paused_until", 0.0)
+    app._after_fork()  # drop the connections to the usual broker, as Celery does in a new process
+    yield server
+    monkeypatch.undo()
+    app._after_fork()
+    if server.process.poll() is None:
+        server.stop()
+
+
+def game_number(mail) -> int:
+    return int(re.search(r"#(\d+)", mail.subject).group(1))
+
+
+def decide(client, game, user, command):
+    client.force_login(user)
+    version = awaited(game)[game.seats.get(user=user).player][1]
+    return client.post(reverse("game_decide", args=[game.pk]), {"version": version, "command": json.dumps(command)})
+
+
+def test_moves_made_while_the_broker_is_down_succeed_and_each_email_leaves_once_it_is_back(
+    private_broker, celery_workers, smtp, client
+):
+    celery_workers.start(deadlines=["deadlines"], default=["celery"])
+    ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
+    games = [started_game(ana, ben, cai) for _ in range(2)]
+    celery_workers.drain()
+    assert len(smtp.messages) == 6  # each game: Ana is asked, Ben and Cai told it started
+    smtp.clear()
+
+    private_broker.stop()
+    for game in games:
+        response = decide(client, game, ana, {"act": "tax"})
+        assert response.status_code == 302
+        assert client.get(response.url).status_code == 200
+    for game in games:
+        assert {name: kind for name, (kind, _version) in awaited(game).items()} == {"p2": "respond", "p3": "respond"}
+    # One message per move (its emails). The first click found the broker down; the
+    # second left its message to the relay without trying (outbox.PAUSE_AFTER_REFUSAL).
+    assert [(m.task, m.attempts) for m in Message.objects.order_by("pk")] == [("games.tasks.games_advanced", 1)] * 1 + [
+        ("games.tasks.games_advanced", 0)
+    ]
+    assert "refused" in Message.objects.order_by("pk").first().last_error
+
+    private_broker.start()
+    outbox_tasks.relay.delay()  # what beat sends every few seconds
+    celery_workers.drain()
+    # Ben and Cai are asked to respond in each game: four emails, each sent once.
+    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == sorted(
+        (user.email, game.pk) for game in games for user in (ben, cai)
+    )
+    assert not Message.objects.exists()
+
+
+def test_a_refused_message_waits_with_its_error_and_the_relay_hands_it_over(private_broker, celery_workers, smtp):
+    ana, ben = make_player("Ana"), make_player("Ben")
+    private_broker.stop()
+    game = started_game(ana, ben)
+    [message] = Message.objects.all()
+    assert (message.task, message.args) == ("games.tasks.games_advanced", [[[game.pk, 0, game.version]]])
+    assert message.attempts == 1 and message.last_error
+    assert outbox.relay() == 0  # still down: it waits
+    assert Message.objects.get().attempts == 2
+
+    private_broker.start()
+    celery_workers.start(default=["celery"])
+    assert outbox.relay() == 1
+    celery_workers.drain()
+    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [(ana.email, game.pk), (ben.email, game.pk)]
+    assert not Message.objects.exists()
+
+
+def test_the_message_commits_and_rolls_back_with_the_move(ana, ben, django_capture_on_commit_callbacks):
+    game = started_game(ana, ben)
+    Message.objects.all().delete()
+    version = awaited(game)["p1"][1]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+        assert Message.objects.filter(task="games.tasks.games_advanced").count() == 1
+        raise RuntimeError("the move's transaction fails after it")
+    assert not Message.objects.exists() and Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_a_keyed_message_is_queued_once_until_its_task_starts(ana):
+    with transaction.atomic():
+        for _ in range(3):
+            services.standing_answers_changed(user=ana)
+    [message] = Message.objects.all()
+    assert message.key == f"standing-answers:{ana.pk}"
+
+    outbox.release(message.key)  # the task started: a later change is queued again
+    services.standing_answers_changed(user=ana)
+    assert Message.objects.count() == 1 and Message.objects.get().pk != message.pk
+
+
+def test_a_keyed_message_whose_task_never_started_is_handed_over_again(
+    ana, monkeypatch, django_capture_on_commit_callbacks
+):
+    handed = []
+    monkeypatch.setattr(outbox, "_hand_over", handed.append)  # a broker that takes it and never runs it
+    with django_capture_on_commit_callbacks(execute=True):
+        services.standing_answers_changed(user=ana)
+    assert len(handed) == 1 and Message.objects.get().published_at is not None
+    assert outbox.relay() == 0  # taken by the broker, its task not started yet: nothing to do
+
+    Message.objects.update(published_at=timezone.now() - outbox.KEY_HELD_AT_MOST - timedelta(minutes=1))
+    assert outbox.relay() == 1  # lost on the way (a broker restarted empty): handed over again
+    assert len(handed) == 2
+
+
+def test_one_message_can_carry_a_chunk_of_games(ana, ben, cai, smtp, django_capture_on_commit_callbacks):
+    games = [started_game(ana, ben), started_game(ben, cai)]
+    updates = [[game.pk, 0, game.version] for game in games]
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        outbox.send(tasks.games_advanced.s(updates))
+    # Each game: the first player is asked, the other told it started.
+    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == sorted(
+        [(ana.email, games[0].pk), (ben.email, games[0].pk), (ben.email, games[1].pk), (cai.email, games[1].pk)]
+    )
+
+
+def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, monkeypatch):
+    handed = []
+    monkeypatch.setattr(outbox, "_hand_over", handed.append)
+    Message.objects.create(task="games.tasks.renamed_since", args=[1])
+    with transaction.atomic():
+        services.standing_answers_changed(user=ana)  # written after it
+    assert outbox.relay() == 1
+    assert [message.task for message in handed] == ["games.tasks.give_standing_answers"]
+    stuck = Message.objects.get(task="games.tasks.renamed_since")
+    assert (stuck.attempts, stuck.last_error) == (1, "no such task")
