@@ -22,6 +22,7 @@ from coupsite.env import (
     env_str,
     mailer_config,
 )
+from games.kinds import APPS as GAME_KIND_APPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -48,6 +49,7 @@ INSTALLED_APPS = [
     "anymail",
     "accounts",
     "games",
+    *GAME_KIND_APPS,  # each game kind is an app, for its templates and template tags
 ]
 
 MIDDLEWARE = [

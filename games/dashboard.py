@@ -38,10 +38,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games import labels
-from games.engine import GAMES, replay
+from games.kinds import KINDS, variant_name
 from games.models import Event, Game, Invitation, Seat, SeatResult
-from games.presenters import game_choices, presenter_for
 from games.selectors import display_name
 
 PAST_PER_PAGE = 20
@@ -52,16 +50,16 @@ CLASSIC = "classic"  # the variant filter's value for games without variants
 
 
 def game_name(kind) -> str:
-    return str(presenter_for(kind).name)
+    return str(KINDS[kind].name)
 
 
 def variant_names(kind, variants) -> list[str]:
-    return presenter_for(kind).variant_names(variants)
+    return KINDS[kind].variant_names(variants)
 
 
 def last_action_types() -> list[str]:
     """The events that start a turn's action, in every game: "the last action"."""
-    return [t for kind, _name in game_choices() for t in getattr(presenter_for(kind), "last_action_types", ())]
+    return [t for kind in KINDS.values() for t in kind.last_action_types]
 
 
 # ---- the home page -----------------------------------------------------------------------
@@ -110,15 +108,14 @@ def _open_games(user) -> list[Game]:
 
 
 def _state_of(game: Game):
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     if game.snapshot is not None:
         return engine.load(game.snapshot)
-    return replay(game.kind, Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
+    return engine.replay(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
 
 
 def _active_row(game: Game, seat: Seat, names: dict) -> dict:
-    engine = GAMES[game.kind]
-    presenter = presenter_for(game.kind)
+    engine = presenter = KINDS[game.kind]
     state = _state_of(game)
     view = engine.view(state, seat.player)
     awaited = {name: kind for name, kind, _version in engine.awaiting(state)}
@@ -255,7 +252,7 @@ def past_games(user, params) -> dict:
         "rows": _past_rows(page.object_list, user),
         "filters": {
             "games": [(k, game_name(k)) for k in kinds],
-            "variants": [(CLASSIC, _("Classic"))] + [(v, labels.variant_name(v)) for v in variants],
+            "variants": [(CLASSIC, _("Classic"))] + [(v, variant_name(v)) for v in variants],
             "opponents": [(o["user"].pk, o["name"]) for o in opponents],
             "game": kind,
             "variant": variant,
@@ -328,7 +325,7 @@ def statistics(user) -> dict:
         "total": total,
         "by_game": [_rate_row(game_name(kind), counts) for kind, counts in sorted(by_kind.items())],
         "by_variant": [
-            _rate_row(_("Classic") if v == CLASSIC else labels.variant_name(v), counts)
+            _rate_row(_("Classic") if v == CLASSIC else variant_name(v), counts)
             for v, counts in sorted(by_variant.items(), key=lambda item: (item[0] != CLASSIC, item[0]))
         ],
         "by_players": _bars(

@@ -16,8 +16,8 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.models import EmailMode, profile_of
 
 from . import pages, services
+from .kinds import KINDS
 from .models import Seat
-from .presenters import presenter_for
 from .selectors import table_for
 from .tokens import BadToken, read_answer_token, read_unsubscribe_token
 
@@ -52,7 +52,7 @@ def answer(request, token):
     context = {**pages.table_context(table), "error": error, "done": done, "token": token}
     if error is None and not done:
         kind = next(e["decision"] for e in table["view"]["awaiting"] if e["player"] == seat.player)
-        presenter = presenter_for(seat.game.kind)
+        presenter = KINDS[seat.game.kind]
         ctx = presenter.labeler(table["view"], seat.player, table["names"], seat.game.variants)
         context.update(prompt=presenter.decision_prompt(kind), label=presenter.option_label(command, ctx, kind))
     return render(request, "games/answer.html", context, status=409 if error else 200)

@@ -8,7 +8,7 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
-from games.presenters import presenter_for
+from games.kinds import KINDS
 from games.models import Game
 from games.selectors import display_name
 
@@ -21,7 +21,7 @@ def table_context(table: dict) -> dict:
     seat = table["seat"]
     names = table["names"]
     viewer = seat.player if seat else None
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     context = {
         "game": game,
         "seat": seat,
@@ -33,6 +33,7 @@ def table_context(table: dict) -> dict:
         "table_template": presenter.table_template,
         "resign_note": presenter.resign_note,
         "answer_template": presenter.answer_template,
+        "reference_template": presenter.reference_template,
         **presenter.static_context(game.variants),
     }
     if view is None:
@@ -114,7 +115,7 @@ def seats_context(game: Game) -> list[dict]:
 
 def game_summary(game: Game) -> dict:
     """What a game is, for the dashboard, the join page and the waiting room."""
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     return {
         "game": game,
         "game_name": presenter.name,

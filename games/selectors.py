@@ -2,17 +2,18 @@
 
 from accounts.models import display_name_of
 
-from .engine import GAMES, Event as EngineEvent, replay
 from .engine.common import PUBLIC
+from .engine.events import Event as EngineEvent
+from .kinds import KINDS
 from .models import Event, Game, Seat
 
 
 def game_state(game: Game):
     """The engine state of ``game``: its cached snapshot, or a replay of its log."""
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     if game.snapshot is not None:
         return engine.load(game.snapshot)
-    return replay(game.kind, Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
+    return engine.replay(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
 
 
 def seat_of(game: Game, user) -> Seat | None:
@@ -39,7 +40,7 @@ def table_for(game: Game, user) -> dict:
     table = {"game": game, "seat": seat, "seats": list(game.seats.select_related("user")), "names": player_names(game)}
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return {**table, "view": None, "options": [], "events": []}
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     state = game_state(game)
     versions = {name: version for name, _kind, version in engine.awaiting(state)}
     options = []

@@ -1,18 +1,15 @@
-"""How each game is presented: one module per game kind, found by ``Game.kind``.
+"""What every game kind's words share: the story of a game told event by event,
+and what a line written in a reply means.
 
-The shared code (pages, emails, one-click answers, replies by email, replays,
-the dashboard) knows nothing of a game's cards or decisions: it asks the
-presenter of the game's kind for the words (history sentences, decision prompts,
-button labels, reply words), the table its templates show, the templates
-themselves and the rules summary. Adding a game is adding an engine and a
-presenter; no shared module branches on the kind.
-
-Every presenter reads only what the engine's ``view(state, viewer)`` and the
-viewer's copy of the event log let through, so it cannot show more than the
-engine allows.
+A kind's words read only what the engine's ``view(state, viewer)`` and the
+viewer's copy of the event log let through, so they cannot show more than the
+engine allows: ``tell`` hands each teller only the fields of an event its viewer
+may see.
 """
 
 from dataclasses import dataclass, field
+
+from games.engine.events import Event
 
 
 @dataclass
@@ -28,16 +25,52 @@ class Reply:
     candidates: list = field(default_factory=list)
 
 
-def presenter_for(kind):
-    """The presenter of a game kind (or of a ``Game``)."""
-    from . import coup, kobayakawa
+@dataclass
+class Line:
+    """One sentence of the history; ``turn`` marks the start of a new turn."""
 
-    kind = getattr(kind, "kind", kind)
-    return {"coup": coup.PRESENTER, "kobayakawa": kobayakawa.PRESENTER}[kind]
+    seq: int
+    text: str
+    kind: str  # the event type
+    turn: bool = False
 
 
-def game_choices() -> list:
-    """(kind, name) of every game, for the create-game form."""
-    from . import coup, kobayakawa
+class Story:
+    """What a history has told so far, for any game: whose story it is and the
+    players' names. A game's tellers may keep more in a subclass."""
 
-    return [(p.kind, p.name) for p in (coup.PRESENTER, kobayakawa.PRESENTER)]
+    def __init__(self, viewer, names):
+        self.viewer = viewer
+        self.names = names
+
+    def name(self, player) -> str:
+        return self.names.get(player, player or "?")
+
+    def you(self, player) -> bool:
+        return self.viewer is not None and player == self.viewer
+
+
+def visible(event, viewer) -> tuple[str, dict]:
+    """(type, fields the viewer may see) for an engine ``Event``, a stored event
+    (``{"type", "data", "secret", "seen_by"}``) or an already filtered one
+    (``{"type", "data"}`` without ``secret``)."""
+    if isinstance(event, Event):
+        return event.type, event.visible_to(viewer)
+    if "secret" in event or "seen_by" in event:
+        return event["type"], Event.from_json(event).visible_to(viewer)
+    return event["type"], dict(event.get("data", {}))
+
+
+def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
+    """Every sentence ``tellers`` (event type → function of the story and the
+    event's visible fields) make of ``events`` for ``story.viewer``, with the
+    sequence number of each event; ``turn_kind`` starts a new turn (or round)."""
+    told = []
+    for position, event in enumerate(events):
+        kind, data = visible(event, story.viewer)
+        seq = event.get("seq", position) if isinstance(event, dict) else position
+        teller = tellers.get(kind)
+        text = teller(story, data) if teller else ""
+        if text:
+            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind))
+    return told

@@ -1,9 +1,14 @@
-"""The rules engine is pure Python: no module under games/engine/ may import Django."""
+"""The rules engine is pure Python: no module of the generic engine (games/engine/),
+of a game kind's engine (games/kinds/*/engine/) or of the registry every kind's
+engine is imported through (games/kinds/__init__.py) may import Django."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parent.parent / "games" / "engine"
+GAMES = Path(__file__).resolve().parents[2] / "games"
+KINDS = sorted(path.parent for path in (GAMES / "kinds").glob("*/engine/__init__.py"))
 
 
 def is_django(module: str | None) -> bool:
@@ -32,11 +37,33 @@ def django_imports(path: Path) -> list[str]:
     return [f"{path}: {line}" for line in found]
 
 
+def engine_modules() -> list[Path]:
+    return [*sorted((GAMES / "engine").rglob("*.py")), GAMES / "kinds" / "__init__.py"] + [
+        path for kind in KINDS for path in sorted(kind.rglob("*.py"))
+    ]
+
+
+def test_every_kind_has_an_engine_checked_here():
+    assert {path.parent.name for path in KINDS} == {"coup", "kobayakawa"}
+
+
 def test_engine_imports_no_django():
-    modules = sorted(ENGINE.rglob("*.py"))
-    assert modules, f"no engine modules found under {ENGINE}"
-    offenders = [hit for path in modules for hit in django_imports(path)]
+    offenders = [hit for path in engine_modules() for hit in django_imports(path)]
     assert offenders == [], "the engine must not import Django:\n" + "\n".join(offenders)
+
+
+def test_the_engine_tools_run_without_loading_django():
+    """Importing every kind's rules, the scenario runner and the benchmark, through
+    the registry, loads no Django module at all (not even indirectly)."""
+    code = (
+        "import sys\n"
+        "from games.kinds import KIND_NAMES, rules_of\n"
+        "import games.engine.scenario, games.engine.bench\n"
+        "[rules_of(name) for name in KIND_NAMES]\n"
+        "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=GAMES.parent)
+    assert found.stdout.strip() == "[]"
 
 
 def test_the_check_catches_each_way_of_importing_django(tmp_path):

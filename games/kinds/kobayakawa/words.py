@@ -1,4 +1,5 @@
-"""Kobayakawa (RULES.md §6) as the pages, emails and dashboard show it.
+"""Kobayakawa (docs/rules.md §6) in words: the label of every answer, the prompts,
+the history, the rules, a reply's vocabulary, and the tables its templates show.
 
 The table: the Kobayakawa card (and the cards it covers), the deck as a count,
 the medals in the centre, and each seat's medals, bet and face-up discards. The
@@ -13,12 +14,11 @@ import unicodedata
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
-from games.engine.kobayakawa.flow import DECISION_PROMPTS
-from games.engine.kobayakawa.rules import BET, LAST_ROUND_BET, MAX_PLAYERS, MIN_PLAYERS
-from games.history import Story, tell
-from games.presenters import Reply
+from games.kinds.words import Reply, Story, tell
+
+from .engine.decisions import DECISIONS
 
 
 def medals(count) -> str:
@@ -28,7 +28,7 @@ def medals(count) -> str:
 class Labels:
     """What the labels of an answer need: the viewer's own view."""
 
-    def __init__(self, view, viewer, names):
+    def __init__(self, view, viewer, names, variants=()):
         self.view = view
         self.viewer = viewer
         self.names = names
@@ -38,249 +38,167 @@ class Labels:
         return self.names.get(player, player or "?")
 
 
-class KobayakawaPresenter:
-    kind = "kobayakawa"
-    name = gettext_lazy("Kobayakawa")
-    min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 4
-    has_variants = False
-    situation_template = "games/kobayakawa/_situation.html"
-    table_template = "games/kobayakawa/_table.html"
-    replay_template = "games/kobayakawa/_replay_table.html"
-    answer_template = "games/kobayakawa/_answer.html"
-    email_situation = ("emails/kobayakawa/_situation.txt", "emails/kobayakawa/_situation.html")
-    email_table = ("emails/kobayakawa/_table.txt", "emails/kobayakawa/_table.html")
-    resign_note = gettext_lazy("Your medals leave the game and the game goes on without you.")
-    out_events = frozenset({"kobayakawa.player.out"})
-    last_action_types = (
-        "kobayakawa.card.discarded",
-        "kobayakawa.card.flipped",
-        "kobayakawa.bet.placed",
-        "kobayakawa.bet.passed",
-    )
-
-    # ---- words ---------------------------------------------------------------------------
-
-    def decision_prompt(self, decision) -> str:
-        return _(DECISION_PROMPTS[decision]) if decision in DECISION_PROMPTS else str(decision)
-
-    def labeler(self, view, viewer, names, variants):
-        return Labels(view, viewer, names)
-
-    def option_label(self, option, ctx: Labels, decision) -> str:
-        act = option.get("act")
-        if act == "draw":
-            return _("Draw the top card, then discard one of your two cards")
-        if act == "flip":
-            return _("Flip the top card onto the Kobayakawa card (now %(card)s)") % {"card": ctx.view.get("kobayakawa")}
-        if act == "discard":
-            mine = [c for c in (ctx.me.get("card"), ctx.me.get("drawn")) if isinstance(c, int)]
-            others = [c for c in mine if c != option.get("card")]
-            if others:
-                return _("Discard %(card)s, keep %(kept)s") % {"card": option.get("card"), "kept": others[0]}
-            return _("Discard %(card)s") % {"card": option.get("card")}
-        if act == "bet":
-            cost = min(LAST_ROUND_BET, ctx.me.get("medals", 0)) if ctx.view.get("last_round") else BET
-            return _("Bet %(medals)s") % {"medals": medals(cost)}
-        if act == "pass":
-            return _("Pass — keep your medals out of this round")
-        return act or "?"
-
-    def option_style(self, option) -> str:
-        return {"bet": "risky", "pass": "quiet"}.get(option.get("act"), "plain")
-
-    def option_group(self, option, decision) -> str:
-        return ""
-
-    def history_lines(self, events, viewer, names):
-        return tell(events, Story(viewer, names), TELLERS, "kobayakawa.round.started")
-
-    def rules_summary(self, variants=()) -> list[str]:
-        return [
-            _(
-                "Kobayakawa is played with cards numbered 1 to 15. Each player starts with 4 medals; 8 more lie in "
-                "the centre. Each round every player is dealt one card face down and the next card is turned face "
-                "up: the Kobayakawa card."
-            ),
-            _(
-                "In turn order, each player either draws the top card, keeps one of their two cards and discards "
-                "the other face up, or flips the top card onto the Kobayakawa card, replacing its value."
-            ),
-            _(
-                "Then, in turn order, each player bets a medal or passes. The bettors show their cards; the bettor "
-                "with the lowest card adds the Kobayakawa value to it. The highest total wins (a tie goes to the "
-                "earlier player); a lone bettor wins without showing. The winner takes every bet and one medal "
-                "from the centre. If nobody bets, the round is dealt again."
-            ),
-            _(
-                "When only 2 medals are left in the centre, the round is the last: a bet costs 2 medals (or your "
-                "only one) and the winner takes both. A player with no medals is out. Most medals at the end wins; "
-                "equal most is a shared win."
-            ),
-        ]
-
-    def variant_names(self, variants) -> list[str]:
-        return []
-
-    def variants(self, variants) -> list[dict]:
-        return []
-
-    def static_context(self, variants) -> dict:
-        return {}
-
-    # ---- the game page -------------------------------------------------------------------
-
-    def table(self, view, viewer, names, game, users, awaiting) -> dict:
-        winners = _winners(view)
-        players = []
-        me = None
-        for entry in view["players"]:
-            own = entry["name"] == viewer
-            row = {
-                "player": entry["name"],
-                "name": names.get(entry["name"], entry["name"]),
-                "you": own,
-                "medals": entry["medals"],
-                "bet": entry["bet"],
-                "discards": list(entry["discards"]),
-                # Another player's card only once shown; the viewer's own is in ``me``.
-                "shown_card": entry["card"] if entry["shown"] and not own else None,
-                # A face-down card in front of another player still in the round.
-                "back": not own and not entry["shown"] and not entry["out"] and bool(view.get("stage")),
-                "answer": entry["answer"],
-                "out": entry["out"],
-                "resigned": entry["resigned"],
-                "first": view.get("first") == entry["name"],
-                "winner": entry["name"] in winners,
-                "deciding": self.decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
-            }
-            players.append(row)
-            if own:
-                me = {
-                    **row,
-                    "card": entry["card"],
-                    "drawn": entry.get("drawn"),
-                }
-        return {
-            "players": players,
-            "me": me,
-            "playing": bool(me and not me["out"]),
-            "kobayakawa": view.get("kobayakawa"),
-            "covered": list(view.get("covered", [])),
-            "centre": view.get("centre", 0),
-            "deck_count": view["deck"] if isinstance(view.get("deck"), int) else len(view.get("deck", [])),
-            "round": view.get("round"),
-            "last_round": view.get("last_round"),
-            "previous": _previous(view.get("previous"), names),
-        }
-
-    def replay_table(self, game, view, viewer, names) -> dict:
-        """Every seat with its card shown (the game is over), the deck in order."""
-        awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
-        table = self.table(view, viewer, names, game, {}, awaiting)
-        for row, entry in zip(table["players"], view["players"]):
-            row["card"] = entry["card"]
-            row["drawn"] = entry.get("drawn")
-        table["deck"] = list(view["deck"]) if isinstance(view.get("deck"), list) else []
-        return table
-
-    # ---- emails --------------------------------------------------------------------------
-
-    def email_context(self, view, viewer, names) -> dict:
-        me = next(p for p in view["players"] if p["name"] == viewer)
-        return {
-            "card": me["card"],
-            "drawn": me.get("drawn"),
-            "medals": me["medals"],
-            "kobayakawa": view.get("kobayakawa"),
-            "centre": view.get("centre", 0),
-            "last_round": view.get("last_round"),
-            "table": [
-                {
-                    "name": names.get(p["name"], p["name"]),
-                    "medals": p["medals"],
-                    "bet": p["bet"],
-                    "discards": [str(card) for card in p["discards"]],
-                    "out": p["out"],
-                }
-                for p in view["players"]
-            ],
-        }
-
-    def reply_word(self, option: dict, names: dict) -> str:
-        """How to write ``option`` in a reply: "draw", "flip", "discard 7", "bet", "pass"."""
-        if "card" in option:
-            return f"{option['act']} {option['card']}"
-        return option["act"]
-
-    def read_reply(self, line: str, table: dict, variants) -> Reply:
-        options = table["options"]
-        words = _normalize(line).split()
-        acts, numbers, unknown = [], [], []
-        for word in words:
-            if word.isdigit():
-                numbers.append(int(word))
-            elif word in ACT_OF_WORD:
-                acts.append(ACT_OF_WORD[word])
-            elif word not in FILLER:
-                unknown.append(word)
-        understood = " ".join(acts + [str(n) for n in numbers])
-        if unknown:
-            words = ", ".join(f"“{word}”" for word in unknown)
-            return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": words}, understood)
-        if len(set(acts)) > 1 or len(numbers) > 1:
-            return Reply(None, "several-answers", _("Your answer names more than one move: write only one."), understood)
-        if not acts and not numbers:
-            return Reply(None, "not-understood", _("We found no answer in your reply."), understood)
-        act = acts[0] if acts else "discard"
-        fits = [o for o in options if o["act"] == act and (not numbers or o.get("card") == numbers[0])]
-        if len(fits) > 1:
-            answers = " / ".join(self.reply_word(o, table["names"]) for o in fits)
-            problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
-            return Reply(None, "ambiguous", problem, understood, fits)
-        if not fits:
-            return Reply(None, "not-legal", _("That is not one of your answers now."), understood)
-        return Reply(fits[0], understood=understood)
-
-    # ---- the dashboard -------------------------------------------------------------------
-
-    def waits_for(self, decision: str, view: dict, viewer: str, names: dict) -> str:
-        return capfirst(self.decision_prompt(decision))
-
-    def last_action(self, payload, names: dict, viewer: str) -> str:
-        if not payload:
-            return ""
-        data = payload.get("data", {})
-        player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
-        kind = payload.get("type")
-        if kind == "kobayakawa.card.discarded":
-            return _("%(player)s: discarded %(card)s") % {"player": player, "card": data.get("card")}
-        if kind == "kobayakawa.card.flipped":
-            return _("%(player)s: flipped %(card)s") % {"player": player, "card": data.get("card")}
-        if kind == "kobayakawa.bet.placed":
-            return _("%(player)s: bet") % {"player": player}
-        return _("%(player)s: passed") % {"player": player}
+# ---- the decisions: a label per answer, by decision (engine/decisions.py) -------------
 
 
-# ---- the reply vocabulary ------------------------------------------------------------------
+def _label_draw(option, ctx):
+    return _("Draw the top card, then discard one of your two cards")
 
-ACT_WORDS = {
-    "draw": "draw take robar robo tomar tomo comprar compro pegar pego",
-    "flip": "flip turn voltear volteo girar giro virar viro",
-    "discard": "discard descartar descarto",
-    "bet": "bet apostar apuesto aposto",
-    "pass": "pass paso pasar passo passar",
+
+def _label_flip(option, ctx):
+    return _("Flip the top card onto the Kobayakawa card (now %(card)s)") % {"card": ctx.view.get("kobayakawa")}
+
+
+def _label_discard(option, ctx):
+    mine = [c for c in (ctx.me.get("card"), ctx.me.get("drawn")) if isinstance(c, int)]
+    others = [c for c in mine if c != option.get("card")]
+    if others:
+        return _("Discard %(card)s, keep %(kept)s") % {"card": option.get("card"), "kept": others[0]}
+    return _("Discard %(card)s") % {"card": option.get("card")}
+
+
+def _label_bet(option, ctx):
+    return _("Bet %(medals)s") % {"medals": medals(option["medals"])}
+
+
+def _label_pass(option, ctx):
+    return _("Pass — keep your medals out of this round")
+
+
+LABELS = {
+    "turn": {"draw": _label_draw, "flip": _label_flip},
+    "discard": {"discard": _label_discard},
+    "bet": {"bet": _label_bet, "pass": _label_pass},
 }
-ACT_OF_WORD = {word: act for act, words in ACT_WORDS.items() for word in words.split()}
-FILLER = set("i a the my card la el mi carta o a minha um uma un una please por favor".split())
+_STYLES = {"bet": "risky", "pass": "quiet"}
 
 
-def _normalize(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(char for char in text if not unicodedata.combining(char)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+def decision_prompt(decision) -> str:
+    return _(DECISIONS[decision].prompt) if decision in DECISIONS else str(decision)
 
 
-# ---- the table ----------------------------------------------------------------------------
+def option_label(option, ctx: Labels, decision) -> str:
+    act = option.get("act")
+    label = LABELS.get(decision, {}).get(act)
+    return label(option, ctx) if label else act or "?"
+
+
+def option_style(option) -> str:
+    return _STYLES.get(option.get("act"), "plain")
+
+
+def waits_for(decision: str, view: dict, viewer: str, names: dict) -> str:
+    return capfirst(decision_prompt(decision))
+
+
+def history_lines(events, viewer, names):
+    return tell(events, Story(viewer, names), TELLERS, "kobayakawa.round.started")
+
+
+def rules_summary(variants=()) -> list[str]:
+    return [
+        _(
+            "Kobayakawa is played with cards numbered 1 to 15. Each player starts with 4 medals; 8 more lie in "
+            "the centre. Each round every player is dealt one card face down and the next card is turned face "
+            "up: the Kobayakawa card."
+        ),
+        _(
+            "In turn order, each player either draws the top card, keeps one of their two cards and discards "
+            "the other face up, or flips the top card onto the Kobayakawa card, replacing its value."
+        ),
+        _(
+            "Then, in turn order, each player bets a medal or passes. The bettors show their cards; the bettor "
+            "with the lowest card adds the Kobayakawa value to it. The highest total wins (a tie goes to the "
+            "earlier player); a lone bettor wins without showing. The winner takes every bet and one medal "
+            "from the centre. If nobody bets, the round is dealt again."
+        ),
+        _(
+            "When only 2 medals are left in the centre, the round is the last: a bet costs 2 medals (or your "
+            "only one) and the winner takes both. A player with no medals is out. Most medals at the end wins; "
+            "equal most is a shared win."
+        ),
+    ]
+
+
+# ---- the tables ----------------------------------------------------------------------------
+
+
+def table(view, viewer, names, game, users, awaiting) -> dict:
+    winners = _winners(view)
+    players = []
+    me = None
+    for entry in view["players"]:
+        own = entry["name"] == viewer
+        row = {
+            "player": entry["name"],
+            "name": names.get(entry["name"], entry["name"]),
+            "you": own,
+            "medals": entry["medals"],
+            "bet": entry["bet"],
+            "discards": list(entry["discards"]),
+            # Another player's card only once shown; the viewer's own is in ``me``.
+            "shown_card": entry["card"] if entry["shown"] and not own else None,
+            # A face-down card in front of another player still in the round.
+            "back": not own and not entry["shown"] and not entry["out"] and bool(view.get("stage")),
+            "answer": entry["answer"],
+            "out": entry["out"],
+            "resigned": entry["resigned"],
+            "first": view.get("first") == entry["name"],
+            "winner": entry["name"] in winners,
+            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+        }
+        players.append(row)
+        if own:
+            me = {
+                **row,
+                "card": entry["card"],
+                "drawn": entry.get("drawn"),
+            }
+    return {
+        "players": players,
+        "me": me,
+        "playing": bool(me and not me["out"]),
+        "kobayakawa": view.get("kobayakawa"),
+        "covered": list(view.get("covered", [])),
+        "centre": view.get("centre", 0),
+        "deck_count": view["deck"] if isinstance(view.get("deck"), int) else len(view.get("deck", [])),
+        "round": view.get("round"),
+        "last_round": view.get("last_round"),
+        "previous": _previous(view.get("previous"), names),
+    }
+
+
+def replay_table(game, view, viewer, names) -> dict:
+    """Every seat with its card shown (the game is over), the deck in order."""
+    awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
+    shown = table(view, viewer, names, game, {}, awaiting)
+    for row, entry in zip(shown["players"], view["players"]):
+        row["card"] = entry["card"]
+        row["drawn"] = entry.get("drawn")
+    shown["deck"] = list(view["deck"]) if isinstance(view.get("deck"), list) else []
+    return shown
+
+
+def email_context(view, viewer, names) -> dict:
+    me = next(p for p in view["players"] if p["name"] == viewer)
+    return {
+        "card": me["card"],
+        "drawn": me.get("drawn"),
+        "medals": me["medals"],
+        "kobayakawa": view.get("kobayakawa"),
+        "centre": view.get("centre", 0),
+        "last_round": view.get("last_round"),
+        "table": [
+            {
+                "name": names.get(p["name"], p["name"]),
+                "medals": p["medals"],
+                "bet": p["bet"],
+                "discards": [str(card) for card in p["discards"]],
+                "out": p["out"],
+            }
+            for p in view["players"]
+        ],
+    }
 
 
 def _winners(view) -> list:
@@ -299,6 +217,77 @@ def _previous(previous, names) -> str:
         "round": previous.get("round"),
         "medals": medals(previous.get("pot", 0) + previous.get("centre", 0)),
     }
+
+
+def last_action(payload, names: dict, viewer: str) -> str:
+    if not payload:
+        return ""
+    data = payload.get("data", {})
+    player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
+    kind = payload.get("type")
+    if kind == "kobayakawa.card.discarded":
+        return _("%(player)s: discarded %(card)s") % {"player": player, "card": data.get("card")}
+    if kind == "kobayakawa.card.flipped":
+        return _("%(player)s: flipped %(card)s") % {"player": player, "card": data.get("card")}
+    if kind == "kobayakawa.bet.placed":
+        return _("%(player)s: bet") % {"player": player}
+    return _("%(player)s: passed") % {"player": player}
+
+
+# ---- replies -------------------------------------------------------------------------------------
+
+ACT_WORDS = {
+    "draw": "draw take robar robo tomar tomo comprar compro pegar pego",
+    "flip": "flip turn voltear volteo girar giro virar viro",
+    "discard": "discard descartar descarto",
+    "bet": "bet apostar apuesto aposto",
+    "pass": "pass paso pasar passo passar",
+}
+ACT_OF_WORD = {word: act for act, words in ACT_WORDS.items() for word in words.split()}
+FILLER = set("i a the my card la el mi carta o a minha um uma un una please por favor".split())
+
+
+def _normalize(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(char for char in text if not unicodedata.combining(char)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+def reply_word(option: dict, names: dict) -> str:
+    """How to write ``option`` in a reply: "draw", "flip", "discard 7", "bet", "pass"."""
+    if "card" in option:
+        return f"{option['act']} {option['card']}"
+    return option["act"]
+
+
+def read_reply(line: str, table: dict, variants) -> Reply:
+    options = table["options"]
+    words = _normalize(line).split()
+    acts, numbers, unknown = [], [], []
+    for word in words:
+        if word.isdigit():
+            numbers.append(int(word))
+        elif word in ACT_OF_WORD:
+            acts.append(ACT_OF_WORD[word])
+        elif word not in FILLER:
+            unknown.append(word)
+    understood = " ".join(acts + [str(n) for n in numbers])
+    if unknown:
+        words = ", ".join(f"“{word}”" for word in unknown)
+        return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": words}, understood)
+    if len(set(acts)) > 1 or len(numbers) > 1:
+        return Reply(None, "several-answers", _("Your answer names more than one move: write only one."), understood)
+    if not acts and not numbers:
+        return Reply(None, "not-understood", _("We found no answer in your reply."), understood)
+    act = acts[0] if acts else "discard"
+    fits = [o for o in options if o["act"] == act and (not numbers or o.get("card") == numbers[0])]
+    if len(fits) > 1:
+        answers = " / ".join(reply_word(o, table["names"]) for o in fits)
+        problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
+        return Reply(None, "ambiguous", problem, understood, fits)
+    if not fits:
+        return Reply(None, "not-legal", _("That is not one of your answers now."), understood)
+    return Reply(fits[0], understood=understood)
 
 
 # ---- the history: one teller per event type ------------------------------------------------
@@ -422,5 +411,3 @@ TELLERS = {
     "kobayakawa.game.ended": _ended,
 }
 
-
-PRESENTER = KobayakawaPresenter()

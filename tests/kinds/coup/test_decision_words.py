@@ -1,15 +1,18 @@
-"""Buttons say what they do; each variant has its rules in a line and a paragraph."""
+"""Buttons say what they do, with the consequence the option carries; each variant
+has its rules in a line and a paragraph."""
 
 import random
 
 import pytest
 from django.utils import translation
 
-from games import labels
-from games.engine import GAMES
-from games.engine.coup.cards import VARIANTS
-from games.engine.coup.flow import DECISION_PROMPTS
 from games.engine.events import Event
+from games.kinds.coup.engine import RULES
+from games.kinds.coup.engine.cards import CHARACTERS, VARIANTS
+from games.kinds.coup.engine.decisions import DECISIONS
+from games.kinds.coup.words import decisions as labels
+from games.kinds.coup.words import rules
+from games.kinds.coup.words.names import card_ability, card_name
 
 NAMES = {"p1": "Ana", "p2": "Ben", "p3": "Cai"}
 
@@ -21,11 +24,7 @@ def english():
 
 
 def state_after(events):
-    engine = GAMES["coup"]
-    state = engine.new_state()
-    for event in events:
-        engine.apply(state, event)
-    return state
+    return RULES.replay(events)
 
 
 def classic_state(hands=None, coins=None, variants=()):
@@ -48,7 +47,7 @@ def classic_state(hands=None, coins=None, variants=()):
 
 
 def labelled(state, player, variants=()):
-    engine = GAMES["coup"]
+    engine = RULES
     view = engine.view(state, player)
     ctx = labels.Context(view, player, NAMES, variants)
     decision = state.awaiting[player].kind
@@ -56,7 +55,7 @@ def labelled(state, player, variants=()):
 
 
 def play(state, player, command):
-    GAMES["coup"].play(state, player, command)
+    RULES.play(state, player, command)
 
 
 def test_turn_buttons_say_the_consequence_and_the_claim():
@@ -108,7 +107,7 @@ def test_a_block_challenge_and_its_allow_are_worded_for_the_block():
 
 
 def test_every_prompt_and_every_option_of_random_games_has_words():
-    engine = GAMES["coup"]
+    engine = RULES
     rng = random.Random(11)
     for variants in [(), ("inquisitor", "factions"), ("lawyer", "patron"), ("declared_coup", "declared_assassination"), ("two_player_draft",)]:
         players = 2 if "two_player_draft" in variants else 4
@@ -129,26 +128,32 @@ def test_every_prompt_and_every_option_of_random_games_has_words():
 
 
 def test_each_decision_prompt_is_translated():
-    for kind in DECISION_PROMPTS:
+    for kind, spec in DECISIONS.items():
         with translation.override("es"):
-            assert labels.decision_prompt(kind) != DECISION_PROMPTS[kind], kind
+            assert labels.decision_prompt(kind) != spec.prompt, kind
+
+
+def test_every_decision_has_words_for_each_of_its_answers():
+    assert set(labels.WORDS) == set(DECISIONS)
+    for kind, spec in DECISIONS.items():
+        assert set(labels.WORDS[kind].labels) == spec.answers, kind
 
 
 def test_each_variant_has_a_line_and_a_paragraph():
-    choices = dict(labels.variant_choices())
+    choices = dict(rules.variant_choices())
     assert set(choices) == set(VARIANTS)
     for variant in VARIANTS:
         assert " — " in choices[variant]
-        assert len(labels.rules_summary([variant])) == 2
+        assert len(rules.rules_summary([variant])) == 2
 
 
 def test_the_base_rules_name_the_characters_in_play():
-    [base] = labels.rules_summary([])
+    [base] = rules.rules_summary([])
     assert "Duke, Assassin, Captain, Ambassador, Contessa" in base
-    assert "Inquisitor" in labels.rules_summary(["inquisitor"])[0]
+    assert "Inquisitor" in rules.rules_summary(["inquisitor"])[0]
 
 
 def test_every_character_has_an_ability_text():
-    for card in labels.ALL_CHARACTERS:
-        assert labels.card_ability(card)
-        assert labels.card_name(card) != card
+    for card in CHARACTERS:
+        assert card_ability(card)
+        assert card_name(card) != card

@@ -2,10 +2,11 @@
 
 import pytest
 
-from games.engine import COUP, Event, IllegalMove, replay
+from games.engine import Event, IllegalMove
 from games.engine.dealer import ScriptedDealer
-
-from .snapshots import snapshot
+from games.kinds.coup.engine import RULES as COUP
+from games.kinds.coup.engine.setup import setup_events
+from tests.engine.snapshots import snapshot
 
 COURT = ["assassin", "duke", "contessa", "captain", "captain", "ambassador", "ambassador", "ambassador", "assassin"]
 DEAL = {"ana": ["contessa", "duke"], "ben": ["captain", "contessa"], "cai": ["assassin", "duke"]}
@@ -19,8 +20,8 @@ def dealer():
 @pytest.fixture
 def table(dealer):
     """Ana, Ben and Cai at a classic table; Ana starts."""
-    events = COUP.setup(dealer=dealer, players=["ana", "ben", "cai"], variants=[], first="ana", deal=DEAL, court=COURT)
-    return replay("coup", events), events
+    events = setup_events(["ana", "ben", "cai"], [], "ana", dealer, deal=DEAL, court=COURT)
+    return COUP.replay(events), events
 
 
 def test_a_coup_without_seven_coins_is_refused_in_words_and_changes_nothing(table, dealer):
@@ -77,7 +78,7 @@ def test_a_challenged_player_without_the_card_is_still_asked(table, dealer):
 def test_every_listed_option_is_accepted(table, dealer):
     state, events = table
     for option in COUP.options(state, "ana"):
-        copy = replay("coup", events)
+        copy = COUP.replay(events)
         COUP.play(copy, "ana", option, dealer)
 
 
@@ -134,10 +135,10 @@ def test_resigning_while_defending_a_claim_concedes_it(table, dealer):
 
 
 def test_the_last_player_standing_after_a_resignation_wins(dealer):
-    events = COUP.setup(dealer=dealer, players=["ana", "ben"], variants=[], first="ana",
-                        deal={"ana": ["duke", "duke"], "ben": ["captain", "contessa"]},
-                        court=["assassin"] * 3 + ["ambassador"] * 3 + ["captain", "captain", "contessa", "contessa", "duke"])
-    state = replay("coup", events)
+    events = setup_events(["ana", "ben"], [], "ana", dealer,
+                          deal={"ana": ["duke", "duke"], "ben": ["captain", "contessa"]},
+                          court=["assassin"] * 3 + ["ambassador"] * 3 + ["captain", "captain", "contessa", "contessa", "duke"])
+    state = COUP.replay(events)
     COUP.resign(state, "ben", dealer)
     assert state.winner == "ana" and COUP.awaiting(state) == []
     with pytest.raises(IllegalMove, match="game is over"):
@@ -154,7 +155,7 @@ def test_a_snapshot_restores_the_same_state(table, dealer):
 
 def test_a_standing_answer_proves_at_once_when_able(table, dealer):
     state, _ = table
-    COUP.set_standing_answers(state, "ana", prove=True, lose_first=[], dealer=dealer)
+    COUP.set_preferences(state, "ana", {"always_prove": True, "lose_first": []}, dealer)
     COUP.play(state, "ana", {"act": "tax"}, dealer)
     COUP.play(state, "ben", {"act": "challenge"}, dealer)
     assert [a[:2] for a in COUP.awaiting(state)] == [("ben", "lose")]  # Ana proved without being asked
@@ -163,7 +164,7 @@ def test_a_standing_answer_proves_at_once_when_able(table, dealer):
 def test_a_standing_answer_concedes_at_once_when_unable(table, dealer):
     """Both branches answer at once, so the speed of the answer reveals nothing."""
     state, _ = table
-    COUP.set_standing_answers(state, "ana", prove=True, lose_first=["duke"], dealer=dealer)
+    COUP.set_preferences(state, "ana", {"always_prove": True, "lose_first": ["duke"]}, dealer)
     COUP.play(state, "ana", {"act": "exchange"}, dealer)
     COUP.play(state, "ben", {"act": "challenge"}, dealer)
     ana = state.by_name["ana"]
@@ -173,7 +174,7 @@ def test_a_standing_answer_concedes_at_once_when_unable(table, dealer):
 
 def test_standing_answers_are_private_to_their_player(table, dealer):
     state, events = table
-    new = COUP.set_standing_answers(state, "ana", prove=True, lose_first=["duke"], dealer=dealer)
+    new = COUP.set_preferences(state, "ana", {"always_prove": True, "lose_first": ["duke"]}, dealer)
     assert "prove" not in new[0].visible_to("ben") and new[0].visible_to("ana")["lose_first"] == ["duke"]
     assert snapshot(COUP.load(COUP.dump(state))) == snapshot(state)
 

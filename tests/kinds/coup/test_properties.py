@@ -8,12 +8,13 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import COUP, IllegalMove, replay
-from games.engine.coup.cards import CHARACTERS, characters_in_play, deck_for
+from games.engine import IllegalMove
 from games.engine.dealer import SeededDealer
-from games.engine.scenario import STEP_FIELDS
-
-from .snapshots import snapshot
+from games.kinds.coup.engine import RULES as COUP
+from games.kinds.coup.engine.cards import CHARACTERS, characters_in_play, deck_for
+from games.kinds.coup.engine.decisions import DECISIONS
+from games.kinds.coup.engine.scenario import STEP_FIELDS
+from tests.engine.snapshots import snapshot
 
 COMBINABLE = ["declared_coup", "declared_assassination", "inquisitor", "factions", "patron", "lawyer"]
 
@@ -68,7 +69,7 @@ def started(game):
     dealer = SeededDealer(seed)
     names = [f"p{i}" for i in range(players)]
     events = COUP.setup(dealer=dealer, players=names, variants=variants, first=rng.choice(names))
-    return rng, dealer, names, events, replay("coup", events)
+    return rng, dealer, names, events, COUP.replay(events)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,9 +80,8 @@ def test_random_playouts_keep_every_invariant(game):
     for name in names:
         if rng.random() < 0.3:
             cards = list(characters_in_play(variants))
-            events += COUP.set_standing_answers(
-                state, name, prove=rng.random() < 0.5, lose_first=rng.sample(cards, rng.randint(0, 2)), dealer=dealer
-            )
+            preferences = {"always_prove": rng.random() < 0.5, "lose_first": rng.sample(cards, rng.randint(0, 2))}
+            events += COUP.set_preferences(state, name, preferences, dealer)
     deck = full_deck(variants, players)
     decisions = 0
     while not COUP.is_over(state):
@@ -106,9 +106,9 @@ def test_random_playouts_keep_every_invariant(game):
     assert alive == [state.winner], "the game must end with exactly one winner"
     assert not state.awaiting
     assert all(p.coins == 0 for p in state.players if not p.alive), "an eliminated player still holds coins"
-    assert snapshot(replay("coup", events)) == snapshot(state), "replaying the log rebuilt a different state"
+    assert snapshot(COUP.replay(events)) == snapshot(state), "replaying the log rebuilt a different state"
     stored = [event.to_json() for event in events]
-    assert snapshot(replay("coup", stored)) == snapshot(state), "replaying the stored log rebuilt a different state"
+    assert snapshot(COUP.replay(stored)) == snapshot(state), "replaying the stored log rebuilt a different state"
     for viewer in names:
         check_view_hides_secrets(state, viewer)
         check_events_hide_secrets(events, viewer)
@@ -122,7 +122,7 @@ def test_every_action_kind_is_reached_by_random_play():
         variants = rng.sample(COMBINABLE, rng.randint(0, len(COMBINABLE)))
         names = [f"p{i}" for i in range(rng.randint(2, 10))]
         dealer = SeededDealer(seed)
-        state = replay("coup", COUP.setup(dealer=dealer, players=names, variants=variants, first=names[0]))
+        state = COUP.replay(COUP.setup(dealer=dealer, players=names, variants=variants, first=names[0]))
         while not COUP.is_over(state):
             name = rng.choice(COUP.awaiting(state))[0]
             for event in COUP.play(state, name, rng.choice(COUP.options(state, name)), dealer):
@@ -143,7 +143,7 @@ STRANGER = "nobody"  # a name no seat has
 
 
 def fields_taken(state, act) -> set:
-    """The fields ``act`` takes (SCENARIOS.md's step table), a declared attack's name included."""
+    """The fields ``act`` takes (docs/scenarios.md's step table), a declared attack's name included."""
     required, optional = STEP_FIELDS[act]
     fields = {"act", *required, *optional}
     if act in state.table.declared:
@@ -158,13 +158,19 @@ def well_formed(state, command) -> bool:
     return act in STEP_FIELDS and set(command) <= fields_taken(state, act) | {"version"}
 
 
+def command_of(state, name, option) -> dict:
+    """An option as a step writes it: without the consequence it carries."""
+    consequences = DECISIONS[state.awaiting[name].kind].consequences
+    return {key: value for key, value in option.items() if key not in consequences}
+
+
 def legal_answers(state, name) -> list[dict]:
-    """What ``name`` may send now: the options, and the other ways SCENARIOS.md lets a
-    challenge of the one open claim be written (naming its claimant, or no one)."""
-    answers = [dict(option) for option in COUP.options(state, name)]
+    """What ``name`` may send now: the options, and the other ways docs/scenarios.md lets
+    a challenge of the one open claim be written (naming its claimant, or no one)."""
+    answers = [command_of(state, name, option) for option in COUP.options(state, name)]
     challenges = [answer for answer in answers if answer["act"] == "challenge"]
     if challenges == [{"act": "challenge"}]:
-        pending = COUP.view(state)["pending"]
+        pending = COUP.omniscient_view(state)["pending"]
         answers.append({"act": "challenge", "target": pending.get("blocker", pending["player"])})
     elif len(challenges) == 1:
         answers.append({"act": "challenge"})
@@ -199,7 +205,7 @@ def unlikely_step(rng, state) -> tuple[str, dict]:
     or anything at all."""
     names = [p.name for p in state.players]
     name, _kind, version = rng.choice(COUP.awaiting(state))
-    command = dict(rng.choice(COUP.options(state, name)))
+    command = command_of(state, name, rng.choice(COUP.options(state, name)))
     how = rng.randrange(5)
     if how == 0:
         return rng.choice(names + [STRANGER]), command
@@ -252,7 +258,7 @@ def refused(state, attempt):
 
 
 def check_each_claim_challenged_once(events):
-    """RULES.md §1 and §4.3: of the challenges of one Lawyer claim, only the first is resolved."""
+    """docs/rules.md §1 and §4.3: of the challenges of one Lawyer claim, only the first is resolved."""
     challenged = set()
     for event in events:
         if event.type == "coup.inheritance.opened":
@@ -285,7 +291,7 @@ def test_refused_steps_change_nothing_and_the_game_ends_with_one_winner(game):
     assert alive == [state.winner], "the game must end with exactly one winner"
     assert not state.awaiting
     check_each_claim_challenged_once(events)
-    assert snapshot(replay("coup", events)) == snapshot(state), "the log does not rebuild the state"
+    assert snapshot(COUP.replay(events)) == snapshot(state), "the log does not rebuild the state"
     for name in names:
         refused(state, lambda: COUP.play(state, name, {"act": "income"}, dealer))
     refused(state, lambda: COUP.timeout(state, dealer))

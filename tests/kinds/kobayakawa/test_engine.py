@@ -5,11 +5,14 @@ import json
 
 import pytest
 
-from games.engine import COUP, GAMES, KOBAYAKAWA, Event, IllegalMove, bench, replay
+from games.engine import Event, IllegalMove, bench
 from games.engine.dealer import ScriptedDealer, SeededDealer
-from games.engine.kobayakawa.setup import ScriptedRounds
-
-from .snapshots import snapshot
+from games.kinds import rules_of
+from games.kinds.coup.engine import RULES as COUP
+from games.kinds.kobayakawa.engine import RULES as KOBAYAKAWA
+from games.kinds.kobayakawa.engine.scenario import ScriptedRounds
+from games.kinds.kobayakawa.engine.setup import setup_events
+from tests.engine.snapshots import snapshot
 
 PLAYERS = ["ana", "ben", "cai"]
 # Ana 5, Ben 9, Cai 2, Kobayakawa 7; then 11 3 14 1 ...
@@ -26,7 +29,7 @@ def dealer():
 def table(dealer):
     """Ana, Ben and Cai; Ana starts; 4 medals each, 8 in the centre."""
     events = KOBAYAKAWA.setup(dealer=dealer, players=PLAYERS, first="ana")
-    return replay("kobayakawa", events), events
+    return KOBAYAKAWA.replay(events), events
 
 
 def awaited(state):
@@ -44,8 +47,8 @@ def flips_then_bets(state, dealer, bets):
 
 
 def test_kobayakawa_is_registered_beside_coup():
-    assert GAMES["kobayakawa"] is KOBAYAKAWA and GAMES["coup"] is COUP
-    assert set(KOBAYAKAWA.decision_prompts) == {"turn", "discard", "bet"}
+    assert rules_of("kobayakawa") is KOBAYAKAWA and rules_of("coup") is COUP
+    assert set(KOBAYAKAWA.Flow.DECISIONS) == {"turn", "discard", "bet"}
 
 
 def test_check_config_wants_three_to_six_players_and_no_variant():
@@ -59,9 +62,9 @@ def test_check_config_wants_three_to_six_players_and_no_variant():
         KOBAYAKAWA.check_config(["a", "b", "c"], ["inquisitor"])
 
 
-def test_setup_takes_the_services_keywords():
-    events = KOBAYAKAWA.setup(players=PLAYERS, variants=[], first="ben", first_faction="loyalist")
-    state = replay("kobayakawa", events)
+def test_setup_takes_the_services_keywords_and_ignores_options_of_other_games():
+    events = KOBAYAKAWA.setup(players=PLAYERS, variants=[], first="ben", options={"first_faction": "loyalist"})
+    state = KOBAYAKAWA.replay(events)
     assert state.first == "ben" and awaited(state) == [("ben", "turn")]
     with pytest.raises(IllegalMove, match="first player"):
         KOBAYAKAWA.setup(players=PLAYERS, first="zoe")
@@ -180,12 +183,12 @@ def test_the_last_player_left_after_resignations_wins_and_bets_go_back(table, de
 
 
 def test_winners_is_a_list_for_both_games():
-    coup = replay("coup", COUP.setup(dealer=SeededDealer(1), players=["a", "b"], variants=[], first="a"))
+    coup = COUP.replay(COUP.setup(dealer=SeededDealer(1), players=["a", "b"], variants=[], first="a"))
     assert COUP.winners(coup) == []
     COUP.resign(coup, "b", SeededDealer(1))
     assert COUP.winners(coup) == ["a"]
-    events = KOBAYAKAWA.setup(dealer=ScriptedRounds([DECK]), players=PLAYERS, first="ana", medals={"ana": 6}, centre=2)
-    state = replay("kobayakawa", events)
+    events = setup_events(PLAYERS, "ana", ScriptedRounds([DECK]), medals={"ana": 6}, centre=2)
+    state = KOBAYAKAWA.replay(events)
     assert KOBAYAKAWA.winners(state) == []
     flips_then_bets(state, ScriptedDealer(), bets=("ben",))
     assert KOBAYAKAWA.winners(state) == ["ana", "ben"]  # 6 each: a shared win
@@ -193,9 +196,9 @@ def test_winners_is_a_list_for_both_games():
 
 def test_setup_refuses_impossible_starts():
     with pytest.raises(IllegalMove, match="two players need medals"):
-        KOBAYAKAWA.setup(players=PLAYERS, first="ana", medals={"ben": 0, "cai": 0})
+        setup_events(PLAYERS, "ana", ScriptedRounds([DECK]), medals={"ben": 0, "cai": 0})
     with pytest.raises(IllegalMove, match="at least 2"):
-        KOBAYAKAWA.setup(players=PLAYERS, first="ana", centre=1)
+        setup_events(PLAYERS, "ana", ScriptedRounds([DECK]), centre=1)
 
 
 def test_a_snapshot_restores_the_same_state_and_plays_on(table, dealer):

@@ -7,12 +7,13 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import KOBAYAKAWA, IllegalMove, replay
+from games.engine import IllegalMove
 from games.engine.dealer import SeededDealer
-from games.engine.kobayakawa.rules import CARDS
-from games.engine.scenario import KOBAYAKAWA_STEP_FIELDS
-
-from .snapshots import snapshot
+from games.kinds.kobayakawa.engine import RULES as KOBAYAKAWA
+from games.kinds.kobayakawa.engine.rules import CARDS
+from games.kinds.kobayakawa.engine.scenario import STEP_FIELDS
+from games.kinds.kobayakawa.engine.setup import setup_events
+from tests.engine.snapshots import snapshot
 
 
 @st.composite
@@ -67,7 +68,7 @@ def check_events_hide_secrets(events, viewer):
 def random_command(rng, state):
     """A command of any shape, mostly illegal, to check that refusing changes nothing."""
     names = [p.name for p in state.players] + ["nobody"]
-    command = {"act": rng.choice(sorted(KOBAYAKAWA_STEP_FIELDS) + ["income", "allow"])}
+    command = {"act": rng.choice(sorted(STEP_FIELDS) + ["income", "allow"])}
     if rng.random() < 0.6:
         command["card"] = rng.choice([*CARDS, 0, 16, "3", None, True])
     if rng.random() < 0.2:
@@ -82,8 +83,8 @@ def test_random_playouts_keep_every_invariant(game):
     rng = random.Random(seed)
     dealer = SeededDealer(seed)
     first = rng.choice([n for n in names if medals.get(n, 4)])
-    events = KOBAYAKAWA.setup(dealer=dealer, players=names, first=first, medals=medals, centre=centre)
-    state = replay("kobayakawa", events)
+    events = setup_events(names, first, dealer, medals=medals, centre=centre)
+    state = KOBAYAKAWA.replay(events)
     total = total_medals(state)
     assert total == sum(medals.get(n, 4) for n in names) + (8 if centre is None else centre)
     decisions = 0
@@ -125,9 +126,9 @@ def test_random_playouts_keep_every_invariant(game):
     winners = KOBAYAKAWA.winners(state)
     running = [p for p in state.players if not p.resigned]
     assert winners and set(winners) == {p.name for p in running if p.medals == max(q.medals for q in running)}
-    assert snapshot(replay("kobayakawa", events)) == snapshot(state), "replaying the log rebuilt a different state"
+    assert snapshot(KOBAYAKAWA.replay(events)) == snapshot(state), "replaying the log rebuilt a different state"
     stored = json.loads(json.dumps([event.to_json() for event in events]))
-    assert snapshot(replay("kobayakawa", stored)) == snapshot(state), "replaying the stored log rebuilt a different state"
+    assert snapshot(KOBAYAKAWA.replay(stored)) == snapshot(state), "replaying the stored log rebuilt a different state"
     for viewer in names:
         check_view_hides_secrets(state, viewer)
         check_events_hide_secrets(events, viewer)
@@ -142,7 +143,7 @@ def test_random_play_reaches_every_rule():
         names = [f"p{i}" for i in range(rng.randint(3, 6))]
         dealer = SeededDealer(seed)
         medals = {name: rng.randint(1, 2) for name in names} if seed % 2 else {}  # poorer players: some knocked out
-        state = replay("kobayakawa", KOBAYAKAWA.setup(dealer=dealer, players=names, first=names[0], medals=medals))
+        state = KOBAYAKAWA.replay(setup_events(names, names[0], dealer, medals=medals))
         while not KOBAYAKAWA.is_over(state):
             name = KOBAYAKAWA.awaiting(state)[0][0]
             for event in KOBAYAKAWA.play(state, name, rng.choice(KOBAYAKAWA.options(state, name)), dealer):

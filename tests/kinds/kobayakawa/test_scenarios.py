@@ -11,7 +11,7 @@ import pytest
 
 from games.engine.scenario import run
 
-FOLDER = Path(__file__).resolve().parents[1] / "scenarios" / "kobayakawa"
+FOLDER = Path(__file__).resolve().parents[2] / "scenarios" / "kobayakawa"
 FILES = sorted(p for p in FOLDER.glob("*.json") if not p.name.endswith(".expect.json"))
 PUBLIC_PLAYER = ("medals", "bet", "discards", "answer", "shown", "out", "resigned")
 PUBLIC_TABLE = ("kobayakawa", "covered", "centre", "box", "round", "last_round", "first", "stage", "awaiting",

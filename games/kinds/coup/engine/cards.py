@@ -6,7 +6,7 @@ Ambassador, Patron for Duke, Lawyer for Contessa) and the tables below follow.
 
 from functools import cache
 
-from ..errors import gettext_noop as _
+from games.engine.errors import gettext_noop as _
 
 DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA = "duke", "assassin", "captain", "ambassador", "contessa"
 INQUISITOR, LAWYER, PATRON = "inquisitor", "lawyer", "patron"
@@ -22,6 +22,12 @@ CARD_NAMES = {
     LAWYER: _("Lawyer"),
     PATRON: _("Patron"),
 }
+
+
+def card_name(card) -> str:
+    """The English name of a character id, for the engine's messages."""
+    return CARD_NAMES.get(card, str(card))
+
 
 VARIANTS = (
     "two_player_draft",
@@ -41,9 +47,13 @@ FACTIONS = (LOYALIST, REFORMIST)
 OPPOSITE_FACTION = {LOYALIST: REFORMIST, REFORMIST: LOYALIST}
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+START_COINS, TWO_PLAYER_FIRST_COINS = 2, 1
 FORCED_COUP_COINS = 10
 COSTS = {"coup": 7, "assassinate": 3}
 CONVERT_COST = {True: 1, False: 2}  # keyed by "converting oneself"
+STEAL_COINS = 2  # what a Steal takes, when the target has that many
+EXCHANGE_DRAWS = {AMBASSADOR: 2, INQUISITOR: 1}  # cards an Exchange draws, by the character claimed
+DECLARED_ATTACK_DRAWS = 2  # the exchange that hides a hand again after a Declared Coup
 
 
 def characters_in_play(variants) -> tuple:
@@ -82,7 +92,7 @@ class Table:
 
     __slots__ = (
         "characters", "claims", "challengeable", "blockers", "turn_actions", "declared", "embezzle_forbidden",
-        "plain_options", "aimed_costs", "block_options",
+        "exchange_draws", "plain_options", "aimed_costs", "block_options",
     )
 
     def __init__(self, variants):
@@ -115,7 +125,13 @@ class Table:
         )
         # Embezzlement claims not to hold the Duke, or the Patron that replaces it.
         self.embezzle_forbidden = duke_like
-        self.plain_options = tuple({"act": act} for act in PLAIN_ACTIONS if act in self.turn_actions)
+        self.exchange_draws = EXCHANGE_DRAWS[exchanger]
+        # An Exchange's option says how many cards it draws (its consequence).
+        self.plain_options = tuple(
+            {"act": act, "draws": self.exchange_draws} if act == "exchange" else {"act": act}
+            for act in PLAIN_ACTIONS
+            if act in self.turn_actions
+        )
         self.aimed_costs = tuple((act, COSTS.get(act, 0)) for act in AIMED_ACTIONS if act in self.turn_actions)
         self.block_options = {
             act: tuple({"act": "block", "as": card} for card in cards) for act, cards in self.blockers.items()

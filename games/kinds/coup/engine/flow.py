@@ -1,67 +1,35 @@
-"""How a command moves a Coup game forward: check it, then emit its events.
+"""How a Coup game moves forward between answers: the procedures every decision
+uses (waiting for players, losing an influence, drawing, moving coins) and the
+steps that resume the game once nobody is awaited.
 
-Every check happens before the first event is emitted, so a rejected command
-leaves the state untouched. Emitting applies each event at once (``state.py``), so
-the flow below always reads the current state. When an answer leaves nobody
-awaited, the flow resumes at ``state.step``, the continuation recorded by the last
-``coup.awaited`` event, and runs until the game waits for someone again.
+Emitting applies each event at once (``state.py``), so the flow always reads the
+current state. An answer is checked and played by its decision's handler
+(``decisions.py``); when it leaves nobody awaited, the flow resumes at
+``state.step``, the continuation recorded by the last ``coup.awaited`` event, and
+runs until the game waits for someone again.
 
-Where things happen, for a newcomer: the turn actions are declared in
-``_declare``, a challenge is resolved in ``_prove``/``_concede``, blocks in
-``_block``, and each action's effect (a Steal taking coins, an Exchange drawing)
-in ``_resolve_effect``.
+Where things happen, for a newcomer: what each action does once it stands (a
+Steal taking coins, an Exchange drawing) is ``_step_effect``; a failed action's
+refund ``_step_action_failed``; the end of a turn, eliminations and the Lawyer's
+inheritance ``_step_end_action``; standing answers and resigning are methods of
+``Flow``.
 """
 
+from games.engine.common import BaseFlow
+from games.engine.errors import IllegalMove
+from games.engine.errors import gettext_noop as _
+from games.engine.events import Event
 
-from ..errors import IllegalMove
-from ..errors import gettext_noop as _
-from ..common import BaseFlow
-from ..events import Event
-from .cards import CARD_NAMES, CONVERT_COST, COSTS, FORCED_COUP_COINS, LAWYER
+from .cards import COSTS, DECLARED_ATTACK_DRAWS
+from .decisions import DECISIONS
+from .rules import blockers_of, open_inheritance_claims, stolen
 from .state import APPLY, CoupState
-
-# Which acts answer which decision.
-ANSWERS = {
-    "turn": frozenset(
-        ("income", "foreign_aid", "tax", "exchange", "embezzle", "coup", "assassinate", "steal", "examine",
-         "convert", "patronage")
-    ),
-    "respond": frozenset(("allow", "challenge", "block")),
-    "block": frozenset(("allow", "block")),
-    "challenged": frozenset(("prove", "concede")),
-    "lose": frozenset(("lose",)),
-    "keep": frozenset(("keep",)),
-    "show": frozenset(("show",)),
-    "examine": frozenset(("give_back", "force_exchange")),
-    "inheritance": frozenset(("claim_inheritance", "decline")),
-    "draft": frozenset(("draft_keep",)),
-}
-
-TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
-
-DECISION_PROMPTS = {
-    "turn": _("choose your action"),
-    "respond": _("respond"),
-    "block": _("decide whether to block"),
-    "challenged": _("prove the claim or concede"),
-    "lose": _("choose an influence to lose"),
-    "keep": _("choose the cards to keep"),
-    "show": _("choose a card to show"),
-    "examine": _("give the card back or force an exchange"),
-    "inheritance": _("claim the inheritance or decline"),
-    "draft": _("choose the card to keep"),
-}
-
-
-def card_name(card) -> str:
-    return CARD_NAMES.get(card, str(card))
 
 
 class Flow(BaseFlow):
     __slots__ = ()
     APPLY = APPLY
-    ANSWERS = ANSWERS
-    PROMPTS = DECISION_PROMPTS
+    DECISIONS = DECISIONS
 
     def answered(self):
         self.standing_answers()
@@ -98,7 +66,7 @@ class Flow(BaseFlow):
             if found is None:
                 return
             name, decision, answer = found
-            HANDLERS[decision.kind](self, state.by_name[name], answer)
+            DECISIONS[decision.kind].handle(self, state.by_name[name], answer)
 
     def resign(self, name: str) -> list[Event]:
         """``name`` leaves the game: every face-down card is turned face up and the
@@ -182,59 +150,6 @@ class Flow(BaseFlow):
             self.run(self.state.step)
 
 
-def faction_forbids(state: CoupState, actor, other) -> bool:
-    """True when the faction rule forbids ``actor`` to target ``other``: same
-    faction, while some player still in the game is of the other one."""
-    if actor.faction is None or actor.faction != other.faction:
-        return False
-    return any(p.faction != actor.faction for p in state.players if p.alive)
-
-
-def blockers_of(state: CoupState, action) -> list:
-    """The players who may block ``action`` (by claiming the right character)."""
-    if action.kind == "foreign_aid":
-        actor = state.by_name[action.actor]
-        if actor.faction is None:  # no faction rule to check: spare a call per player
-            return state.after(actor)
-        return [p for p in state.after(actor) if not faction_forbids(state, p, actor)]
-    if action.kind in state.table.blockers and action.target is not None:
-        target = state.by_name[action.target]
-        return [target] if target.alive else []
-    return []
-
-
-def default_answer(state: CoupState, name: str, dealer) -> dict:
-    """What a deadline answers for ``name`` (SCENARIOS.md, "Timeout defaults")."""
-    player = state.by_name[name]
-    kind = state.awaiting[name].kind
-    command = {}
-    if kind == "turn":
-        if player.coins >= FORCED_COUP_COINS:
-            target = next(q for q in state.after(player) if not faction_forbids(state, player, q))
-            command.update(act="coup", target=target.name)
-            if "coup" in state.table.declared:
-                command["name"] = dealer.pick(list(state.table.characters))
-        else:
-            command["act"] = "income"
-    elif kind in ("respond", "block"):
-        command["act"] = "allow"
-    elif kind == "challenged":
-        command["act"] = "prove" if can_prove(state, player) else "concede"
-    elif kind == "lose":
-        command.update(act="lose", card=dealer.pick(player.hand))
-    elif kind == "keep":
-        command.update(act="keep", cards=list(player.hand))
-    elif kind == "show":
-        command.update(act="show", card=dealer.pick(player.hand))
-    elif kind == "examine":
-        command["act"] = "give_back"
-    elif kind == "inheritance":
-        command["act"] = "decline"
-    elif kind == "draft":
-        command.update(act="draft_keep", card=dealer.pick(player.hand))
-    return command
-
-
 def standing_answer(state: CoupState, name: str, kind: str, dealer) -> dict | None:
     """The answer ``name``'s standing answers give to a ``kind`` decision, if any."""
     standing = state.standing.get(name)
@@ -242,300 +157,11 @@ def standing_answer(state: CoupState, name: str, kind: str, dealer) -> dict | No
         return None
     player = state.by_name[name]
     if kind == "challenged" and standing["prove"]:
-        return {"act": "prove" if can_prove(state, player) else "concede"}
+        return DECISIONS["challenged"].default(state, player, dealer)  # prove when able, else concede
     if kind == "lose" and standing["lose_first"]:
         card = next((card for card in standing["lose_first"] if card in player.hand), None)
         return {"act": "lose", "card": card or dealer.pick(player.hand)}
     return None
-
-
-def challenged_claim(state: CoupState):
-    """The character the current challenge is about (``None`` for Embezzlement,
-    which claims *not* to hold the Duke or Patron)."""
-    challenge = state.challenge
-    if challenge.on == "block":
-        return state.action.block_card
-    if challenge.on == "inheritance":
-        return LAWYER
-    if state.action.kind == "embezzle":
-        return None
-    return state.table.claims[state.action.kind]
-
-
-def can_prove(state: CoupState, player) -> bool:
-    claim = challenged_claim(state)
-    if claim is None:
-        return state.table.embezzle_forbidden not in player.hand
-    return claim in player.hand
-
-
-# ---- decision handlers ---------------------------------------------------------------
-
-
-def _declare(flow: Flow, player, command):
-    state = flow.state
-    table = state.table
-    act = command["act"]
-    if act not in table.turn_actions:
-        raise IllegalMove(_("That action is not part of the variants in play."))
-    if player.coins >= FORCED_COUP_COINS and act != "coup":
-        raise IllegalMove(_("You have {coins} coins, so you must launch a Coup."), coins=player.coins)
-    cost = COSTS.get(act, 0)
-    if player.coins < cost:
-        template = (
-            _("You need 7 coins to launch a Coup; you have {coins}.")
-            if act == "coup"
-            else _("You need 3 coins to assassinate; you have {coins}.")
-        )
-        raise IllegalMove(template, coins=player.coins)
-    data = {"player": player.name, "action": act}
-    target = _checked_target(flow, player, command, required=act in TARGETED or act == "patronage")
-    if act == "convert":
-        yourself = target is None or target is player
-        cost = CONVERT_COST[yourself]
-        if player.coins < cost:
-            if yourself:
-                raise IllegalMove(_("Converting yourself costs 1 coin; you have none."))
-            raise IllegalMove(_("Converting another player costs 2 coins; you have {coins}."), coins=player.coins)
-        target = target or player
-    if target is not None:
-        data["target" if act != "patronage" else "beneficiary"] = target.name
-    if act in table.declared:
-        named = command.get("name")
-        if named not in table.characters:
-            raise IllegalMove(_("Name one of the characters in the deck for a declared attack."))
-        data["name"] = named
-    if act == "embezzle":
-        data["takes"] = state.reserve
-    flow.emit("coup.action.declared", data)
-    if act == "convert":
-        flow.move_coins(cost, player.name, "reserve")
-    elif act == "embezzle":
-        flow.move_coins(data["takes"], "reserve", player.name)
-    else:
-        flow.move_coins(cost, player.name, "treasury")
-    flow.run("declared")
-
-
-def _checked_target(flow: Flow, player, command, required: bool):
-    state = flow.state
-    name = command.get("target")
-    if name is None:
-        if required:
-            raise IllegalMove(_("Choose another player as the target."))
-        return None
-    target = state.by_name.get(name)
-    if target is None:
-        raise IllegalMove(_("There is no player called {player} in this game."), player=name)
-    if target is player:
-        if command["act"] == "convert":
-            return target
-        raise IllegalMove(_("You can't target yourself."))
-    if not target.alive:
-        raise IllegalMove(_("{player} is out of the game."), player=name)
-    if command["act"] in TARGETED and faction_forbids(state, player, target):
-        raise IllegalMove(
-            _("{player} is in your faction; you may target only the other faction while it has players."),
-            player=name,
-        )
-    return target
-
-
-def _respond(flow: Flow, player, command):
-    act = command["act"]
-    if act == "allow":
-        flow.emit("coup.allowed", {"player": player.name})
-        flow.resume()
-    elif act == "challenge":
-        _challenge(flow, player, command)
-    else:
-        _block(flow, player, command)
-
-
-def _challenge(flow: Flow, player, command):
-    state = flow.state
-    if state.awaiting[player.name].kind == "block":
-        raise IllegalMove(_("The action can no longer be challenged; you may only block it or allow it."))
-    named = command.get("target")
-    if named is not None and named not in state.by_name:
-        raise IllegalMove(_("There is no player called {player} in this game."), player=named)
-    if named == player.name:
-        raise IllegalMove(_("You can't challenge yourself."))
-    if state.estate is not None:
-        claimant, on = _challenged_inheritance_claim(state, player, named), "inheritance"
-    else:
-        claimant = _open_claim(state)
-        if named is not None and named != claimant:
-            _refuse_challenge_of(state, named, claimant)
-        on = "action" if state.action.blocker is None else "block"
-    flow.emit("coup.challenged", {"player": player.name, "claimant": claimant, "on": on})
-
-
-def _open_claim(state: CoupState) -> str:
-    """Who made the claim a response window is about: the blocker once there is a
-    block (the game has moved past the action's claim), else the actor."""
-    action = state.action
-    if action.blocker is not None:
-        return action.blocker
-    if action.kind not in state.table.challengeable:
-        raise IllegalMove(_("This action claims no character, so it can't be challenged."))
-    return action.actor
-
-
-def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
-    """A challenge named ``named`` while only ``claimant``'s claim is open: say why not."""
-    action = state.action
-    if action.blocker is not None and named == action.actor and action.kind in state.table.challengeable:
-        raise IllegalMove(
-            _("{player}'s claim can no longer be challenged: the game has moved on to {blocker}'s block."),
-            player=named,
-            blocker=claimant,
-        )
-    raise IllegalMove(
-        _("{player} has no claim you can challenge now; the open claim is {claimant}'s."), player=named, claimant=claimant
-    )
-
-
-def open_inheritance_claims(state: CoupState, player) -> list[str]:
-    """The Lawyer claims ``player`` may still challenge: another player's, standing
-    (the claimant still in the game), and not yet proved against a challenge."""
-    estate = state.estate
-    return [
-        name
-        for name in estate.claimants
-        if name != player.name and name not in estate.proved and state.by_name[name].alive
-    ]
-
-
-def _challenged_inheritance_claim(state: CoupState, player, named) -> str:
-    """The claimant a challenge in an inheritance is about: the one named, or with
-    no name the only claim ``player`` may challenge (SCENARIOS.md: a target is
-    needed only when several claims are open)."""
-    claims = open_inheritance_claims(state, player)
-    if named is None:
-        if len(claims) == 1:
-            return claims[0]
-        if claims:
-            raise IllegalMove(_("Several Lawyer claims are open: name the player whose claim you challenge."))
-        raise IllegalMove(_("There is no Lawyer claim you can challenge."))
-    if named in claims:
-        return named
-    if named in state.estate.proved and named in state.estate.claimants:
-        raise IllegalMove(_("{player}'s Lawyer claim has already been challenged and stands."), player=named)
-    raise IllegalMove(_("{player} has no Lawyer claim you can challenge."), player=named)
-
-
-def _block(flow: Flow, player, command):
-    state = flow.state
-    action = state.action
-    if state.estate is not None or action.blocker is not None:
-        raise IllegalMove(_("There is nothing to block now."))
-    if player not in blockers_of(state, action):
-        raise IllegalMove(_("You can't block this action."))
-    card = command.get("as")
-    allowed = state.table.blockers[action.kind]
-    if card not in allowed:
-        raise IllegalMove(
-            _("This action can be blocked only by claiming: {cards}."), cards=[card_name(card) for card in allowed]
-        )
-    flow.emit("coup.blocked", {"player": player.name, "card": card})
-    flow.run(flow.await_([p for p in state.players if p is not player], "respond", "block_allowed"))
-
-
-def _challenged(flow: Flow, player, command):
-    state = flow.state
-    challenge = state.challenge
-    on_block = challenge.on == "block"
-    if command["act"] == "prove":
-        claim = challenged_claim(state)
-        if not can_prove(state, player):
-            if claim is None:
-                raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(state.table.embezzle_forbidden))
-            raise IllegalMove(_("You can't prove it: you have no {card}."), card=card_name(claim))
-        shown = list(player.hand) if claim is None else [claim]
-        flow.emit("coup.claim.proved", {"player": player.name, "cards": shown})
-        flow.shuffle_court()
-        flow.draw(player, len(shown))
-        then = {"action": "action_survived", "block": "block_allowed", "inheritance": "inheritance_resume"}[challenge.on]
-        flow.run(flow.lose(state.by_name[challenge.challenger], then))
-    else:
-        flow.emit("coup.claim.conceded", {"player": player.name})
-        if challenge.on == "inheritance":
-            flow.emit("coup.inheritance.claim_lost", {"player": player.name})
-            then = "inheritance_resume"
-        else:
-            then = "effect" if on_block else "action_failed"
-        flow.run(flow.lose(player, then))
-
-
-def _lose(flow: Flow, player, command):
-    card = command.get("card")
-    if card not in player.hand:
-        raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(card))
-    flow.lose_card(player, card)
-    flow.resume()
-
-
-def _keep(flow: Flow, player, command):
-    cards = command.get("cards")
-    pool = player.hand + player.drawn
-    count = len(player.hand)
-    if not isinstance(cards, list) or len(cards) != count:
-        raise IllegalMove(_("Keep as many cards as you have face down ({count})."), count=count)
-    returned = list(pool)
-    for card in cards:
-        if card not in returned:
-            raise IllegalMove(_("You can keep only cards from your hand and the cards you drew."))
-        returned.remove(card)
-    flow.emit(
-        "coup.exchange.kept", {"player": player.name}, {"kept": sorted(cards), "returned": sorted(returned)}, (player.name,)
-    )
-    flow.shuffle_court()
-    flow.resume()
-
-
-def _show(flow: Flow, player, command):
-    card = command.get("card")
-    if card not in player.hand:
-        raise IllegalMove(_("You have no face-down {card} to show."), card=card_name(card))
-    examiner = flow.state.action.actor
-    flow.emit("coup.card.shown", {"player": player.name, "to": examiner}, {"card": card}, (player.name, examiner))
-    flow.resume()
-
-
-def _examine(flow: Flow, player, command):
-    state = flow.state
-    action = state.action
-    target = state.by_name[action.target]
-    if command["act"] == "give_back":
-        flow.emit("coup.examine.given_back", {"player": player.name, "target": target.name})
-    else:
-        flow.emit("coup.examine.forced", {"player": player.name, "target": target.name})
-        flow.draw(target, 1)
-        flow.emit("coup.card.returned", {"player": target.name}, {"card": action.shown}, (target.name, player.name))
-        flow.shuffle_court()
-    flow.resume()
-
-
-def _inheritance(flow: Flow, player, command):
-    kind = "coup.inheritance.claimed" if command["act"] == "claim_inheritance" else "coup.inheritance.declined"
-    flow.emit(kind, {"player": player.name})
-    flow.resume()
-
-
-def _draft(flow: Flow, player, command):
-    card = command.get("card")
-    if card not in player.hand:
-        raise IllegalMove(_("Keep one of the cards of your set."))
-    aside = list(player.hand)
-    aside.remove(card)
-    flow.emit("coup.draft.kept", {"player": player.name}, {"card": card, "aside": aside}, (player.name,))
-    state = flow.state
-    if not state.awaiting:
-        first = state.by_name[state.first]
-        for dealt in [first, *state.after(first)]:
-            flow.draw(dealt, 1)
-        flow.emit("coup.turn.started", {"player": first.name})
 
 
 # Where the flow resumes when a player resigns instead of answering: a claim they
@@ -545,20 +171,6 @@ RESIGNED_CONTINUATION = {"turn": "end_action", "show": "end_action"}
 
 def _resigned_claimant_step(state):
     return {"action": "action_failed", "block": "effect", "inheritance": "inheritance_resume"}[state.challenge.on]
-
-
-HANDLERS = {
-    "turn": _declare,
-    "respond": _respond,
-    "block": _respond,
-    "challenged": _challenged,
-    "lose": _lose,
-    "keep": _keep,
-    "show": _show,
-    "examine": _examine,
-    "inheritance": _inheritance,
-    "draft": _draft,
-}
 
 
 # ---- the flow's steps: each returns the next step, or None when waiting ----------------
@@ -616,7 +228,7 @@ def _step_effect(flow: Flow):
         flow.move_coins(3, "treasury", actor.name)
     elif kind == "steal":
         target = state.by_name[action.target]
-        flow.move_coins(min(2, target.coins), target.name, actor.name)
+        flow.move_coins(stolen(target), target.name, actor.name)
     elif kind == "patronage":
         beneficiary = state.by_name[action.beneficiary]
         flow.move_coins(2, "treasury", actor.name)
@@ -632,7 +244,7 @@ def _step_effect(flow: Flow):
             return _declared_attack(flow, target, action.name)
         return flow.lose(target, "end_action")
     elif kind == "exchange":
-        return _start_exchange(flow, actor, 1 if state.table.claims["exchange"] == "inquisitor" else 2)
+        return _start_exchange(flow, actor, state.table.exchange_draws)
     elif kind == "examine":
         target = state.by_name[action.target]
         if target.alive:  # a target eliminated by their own failed challenge has nothing to show
@@ -650,7 +262,7 @@ def _declared_attack(flow: Flow, target, named):
         flow.lose_card(target, named)
     if not target.alive or flow.state.living < 2:
         return "end_action"
-    return _start_exchange(flow, target, 2)
+    return _start_exchange(flow, target, DECLARED_ATTACK_DRAWS)
 
 
 def _start_exchange(flow: Flow, player, count):
@@ -737,7 +349,3 @@ STEPS = {
     "claims_settled": _step_claims_settled,
 }
 
-
-# Set here because the handlers and the default answers are defined after Flow.
-Flow.HANDLERS = HANDLERS
-Flow.default_answer = staticmethod(default_answer)

@@ -1,14 +1,38 @@
 """Starting a Coup game: the deal, the coins, the factions."""
 
-from ..errors import IllegalMove
-from ..errors import gettext_noop as _
-from ..events import Event
-from .cards import FACTIONS, LOYALIST, MAX_PLAYERS, MIN_PLAYERS, OPPOSITE_FACTION, VARIANTS, characters_in_play, deck_for
+from games.engine.errors import IllegalMove
+from games.engine.errors import gettext_noop as _
+from games.engine.events import Event
+
+from .cards import (
+    FACTIONS,
+    LOYALIST,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPPOSITE_FACTION,
+    START_COINS,
+    TWO_PLAYER_FIRST_COINS,
+    VARIANTS,
+    characters_in_play,
+    deck_for,
+)
 
 
 def check_config(players: list, variants) -> None:
+    """A game a host may create: ``check_table``, and Declared Assassination only
+    together with Declared Coup (docs/rules.md §1.2: the host enables it "too").
+    A scenario file may script Declared Assassination alone (docs/scenarios.md),
+    so ``setup_events`` checks the table only."""
+    check_table(players, variants)
+    if "declared_assassination" in variants and "declared_coup" not in variants:
+        raise IllegalMove(_("Declared Assassination is played together with Declared Coup."))
+
+
+def check_table(players: list, variants) -> None:
+    """What every Coup game needs: 2 to 10 different players, known variants, and
+    exactly two players for the two-player draft."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise IllegalMove(_("Coup is played by 2 to 10 players."))
+        raise IllegalMove(_("Coup is played by {low} to {high} players."), low=MIN_PLAYERS, high=MAX_PLAYERS)
     if len(set(players)) != len(players):
         raise IllegalMove(_("Every player needs a different name."))
     unknown = set(variants) - set(VARIANTS)
@@ -33,15 +57,15 @@ def setup_events(
     """The events that start a game. ``deal`` and ``court`` fix the cards (scenario
     files); otherwise the dealer shuffles the deck."""
     variants = sorted(set(variants))
-    check_config(players, variants)
+    check_table(players, variants)
     if first not in players:
         raise IllegalMove(_("The first player must be one of the players."))
     draft = "two_player_draft" in variants
     if deal is None:
         deal, court = _deal(players, variants, dealer, draft)
-    start_coins = {name: 2 for name in players}
+    start_coins = {name: START_COINS for name in players}
     if len(players) == 2:
-        start_coins[first] = 1
+        start_coins[first] = TWO_PLAYER_FIRST_COINS
     start_coins.update(coins or {})
     data = {"players": list(players), "variants": variants, "first": first, "coins": start_coins}
     if "factions" in variants:

@@ -5,7 +5,8 @@ rules: every decision was taken when the event was made (see ``flow.py``). Repla
 the same events always rebuilds the same state.
 """
 
-from ..common import Decision
+from games.engine.decisions import Decision
+
 from .cards import OPPOSITE_FACTION, Table, table_for
 
 

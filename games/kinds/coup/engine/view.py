@@ -1,20 +1,29 @@
 """What one player may see of a Coup game: the only way state leaves the engine.
 
-``view(state, None)`` is the omniscient state (scenario files, finished-game
-replays); ``view(state, name)`` hides every card ``name`` could not see at the
-table (any name that is not a player's, such as ``common.PUBLIC``, sees only what is
-public): other hands and exchange draws become counts, the court a count, and a
-card shown in an examination is visible only to the two players involved.
+``view(state, viewer)`` hides every card ``viewer`` could not see at the table:
+other hands and exchange draws become counts, the court a count, and a card shown
+in an examination is visible only to the two players involved. Any name that is
+not a player's (``common.PUBLIC``, ``None``) sees only what is public: the view
+fails closed. ``omniscient_view(state)`` shows everything, and is for
+finished-game replays and scenario files only.
 """
 
+from .rules import stolen
 from .state import CoupState
 
 
+def view(state: CoupState, viewer: str) -> dict:
+    return _view(state, viewer, omniscient=False)
 
-def view(state: CoupState, viewer: str | None = None) -> dict:
+
+def omniscient_view(state: CoupState) -> dict:
+    return _view(state, None, omniscient=True)
+
+
+def _view(state: CoupState, viewer, omniscient: bool) -> dict:
     players = []
     for p in state.players:
-        own = viewer is None or viewer == p.name
+        own = omniscient or viewer == p.name
         entry = {
             "name": p.name,
             "coins": p.coins,
@@ -28,7 +37,7 @@ def view(state: CoupState, viewer: str | None = None) -> dict:
         players.append(entry)
     shown = {
         "players": players,
-        "court": list(state.court) if viewer is None else len(state.court),
+        "court": list(state.court) if omniscient else len(state.court),
         "reserve": state.reserve,
         "turn": state.turn.name if state.turn is not None else None,
         "awaiting": [
@@ -39,25 +48,28 @@ def view(state: CoupState, viewer: str | None = None) -> dict:
         "winner": state.winner,
     }
     if "two_player_draft" in state.variants:
-        shown["aside"] = list(state.aside) if viewer is None else len(state.aside)
+        shown["aside"] = list(state.aside) if omniscient else len(state.aside)
     if state.action is not None:
-        shown["pending"] = _pending(state, viewer)
+        shown["pending"] = _pending(state, viewer, omniscient)
     if state.estate is not None:
         estate = state.estate
         shown["inheritance"] = {"player": estate.deceased, "coins": estate.coins, "claimants": list(estate.claimants)}
     return shown
 
 
-def _pending(state: CoupState, viewer) -> dict:
+def _pending(state: CoupState, viewer, omniscient: bool) -> dict:
+    """The action being resolved; a Steal says the coins it takes."""
     action = state.action
     pending = {"action": action.kind, "player": action.actor}
     for key in ("target", "name", "beneficiary", "blocker", "block_card"):
         value = getattr(action, key)
         if value is not None:
             pending[key] = value
+    if action.kind == "steal":
+        pending["coins"] = stolen(state.by_name[action.target])
     if state.challenge is not None and state.challenge.on != "inheritance":
         pending["challenger"] = state.challenge.challenger
         pending["challenged"] = state.challenge.claimant
-    if action.shown is not None and viewer in (None, action.actor, action.target):
+    if action.shown is not None and (omniscient or viewer in (action.actor, action.target)):
         pending["shown"] = action.shown
     return pending

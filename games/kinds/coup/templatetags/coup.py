@@ -1,13 +1,14 @@
-"""Card visuals and names for the templates."""
+"""Coup's card faces and names for its templates (``{% load coup %}``)."""
 
 from django import template
 
-from games import labels
+from ..words.names import card_ability
+from ..words.names import card_name as _card_name
 
 register = template.Library()
 
 
-@register.inclusion_tag("games/_card.html")
+@register.inclusion_tag("coup/_card.html")
 def card(card_id, mode="public", size=""):
     """One card face. ``mode`` decides the data attribute that marks it:
     "hand" (the viewer's own face-down card: data-card), "drawn" (drawn in an
@@ -16,8 +17,8 @@ def card(card_id, mode="public", size=""):
     (a rules illustration: data-character)."""
     return {
         "id": card_id,
-        "name": labels.card_name(card_id),
-        "ability": labels.card_ability(card_id),
+        "name": _card_name(card_id),
+        "ability": card_ability(card_id),
         "mode": mode,
         "size": size,
     }
@@ -25,4 +26,4 @@ def card(card_id, mode="public", size=""):
 
 @register.filter
 def card_name(card_id):
-    return labels.card_name(card_id)
+    return _card_name(card_id)

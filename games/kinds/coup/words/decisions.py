@@ -1,105 +1,24 @@
-"""Words for the table: card and action names, decision prompts, the label of every
-legal answer (with its consequence), and the rules summary of each variant.
+"""Coup's decisions in words: for each kind of decision (``engine/decisions.py``
+declares its rules), the label of every answer, the page's prompt and what the
+dashboard says the game waits for.
 
-Everything here is translated at call time (gettext), so call it inside a request
-or under ``translation.override``. Sentences keep their placeholders named so a
-translator may reorder them; card names stand alone ("claims Duke") or after a
-colon, so no language needs an article that agrees with the card's gender.
+A label says what the answer does, with its consequence as the engine's option
+carries it ("Steal from Ben — take 1 coin (claims Captain)"): the words read the
+viewer's ``view`` and the option, and work no rule out again. Translated at call
+time, so call them inside a request or under ``translation.override``. Sentences
+keep their placeholders named so a translator may reorder them.
 """
 
+from dataclasses import dataclass
+from typing import Callable
+
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
-from django.utils.translation import pgettext_lazy
 
-from games.engine.coup.cards import (
-    CARD_NAMES,
-    CHARACTERS,
-    CONVERT_COST,
-    COSTS,
-    VARIANTS,
-    Table,
-    characters_in_play,
-)
-from games.engine.coup.flow import DECISION_PROMPTS
-
-# ---- names -----------------------------------------------------------------------------
-
-
-def card_name(card) -> str:
-    """The translated name of a character id ("duke" → "Duke" / "Duque")."""
-    return _(CARD_NAMES[card]) if card in CARD_NAMES else str(card)
-
-
-def card_list(cards) -> str:
-    """"Duke, Captain" — card names joined for a sentence."""
-    return ", ".join(card_name(card) for card in cards)
-
-
-ACTION_NAMES = {
-    "income": pgettext_lazy("action", "Income"),
-    "foreign_aid": pgettext_lazy("action", "Foreign Aid"),
-    "coup": pgettext_lazy("action", "Coup"),
-    "tax": pgettext_lazy("action", "Tax"),
-    "assassinate": pgettext_lazy("action", "Assassination"),
-    "steal": pgettext_lazy("action", "Steal"),
-    "exchange": pgettext_lazy("action", "Exchange"),
-    "examine": pgettext_lazy("action", "Examine"),
-    "patronage": pgettext_lazy("action", "Patronage"),
-    "convert": pgettext_lazy("action", "Conversion"),
-    "embezzle": pgettext_lazy("action", "Embezzlement"),
-}
-
-
-def action_name(action) -> str:
-    return str(ACTION_NAMES.get(action, action))
-
-
-FACTION_NAMES = {
-    "loyalist": gettext_lazy("Loyalist"),
-    "reformist": gettext_lazy("Reformist"),
-}
-
-
-def faction_name(faction) -> str:
-    return str(FACTION_NAMES.get(faction, faction or ""))
-
-
-# What each character does, for the card faces and the rules summary.
-CARD_ABILITIES = {
-    "duke": gettext_lazy("Tax: take 3 coins. Blocks Foreign Aid."),
-    "assassin": gettext_lazy("Assassinate: pay 3 coins, a player loses an influence."),
-    "captain": gettext_lazy("Steal: take 2 coins from a player. Blocks stealing."),
-    "ambassador": gettext_lazy("Exchange: draw 2 cards, return 2. Blocks stealing."),
-    "contessa": gettext_lazy("Blocks an assassination."),
-    "inquisitor": gettext_lazy(
-        "Exchange 1 card, or examine a player's card and maybe make them swap it. Blocks stealing."
-    ),
-    "lawyer": gettext_lazy("Blocks an assassination. Claims the coins of eliminated players."),
-    "patron": gettext_lazy("Patronage: take 3 coins, give 1 of them away. Blocks Foreign Aid."),
-}
-
-
-def card_ability(card) -> str:
-    return str(CARD_ABILITIES.get(card, ""))
-
-
-# The engine's prompts, except where a page can say more than an error message needs.
-PAGE_PROMPTS = {"respond": gettext_lazy("respond to the claim: let it pass or oppose it")}
-
-
-def decision_prompt(kind) -> str:
-    """"choose your action", translated."""
-    if kind in PAGE_PROMPTS:
-        return str(PAGE_PROMPTS[kind])
-    return _(DECISION_PROMPTS[kind]) if kind in DECISION_PROMPTS else str(kind)
-
-
-def coins(amount) -> str:
-    return ngettext("%(count)d coin", "%(count)d coins", amount) % {"count": amount}
-
-
-# ---- the labels of legal answers ----------------------------------------------------
+from ..engine.cards import CONVERT_COST, COSTS, table_for
+from ..engine.decisions import DECISIONS
+from .names import action_name, card_list, card_name, coins
 
 
 class Context:
@@ -109,34 +28,31 @@ class Context:
         self.view = view
         self.viewer = viewer
         self.names = names
-        self.table = Table(frozenset(variants))
-        self.players = {p["name"]: p for p in view.get("players", [])}
+        self.table = table_for(frozenset(variants))
         self.pending = view.get("pending") or {}
         self.inheritance = view.get("inheritance")
 
     def name(self, player) -> str:
         return self.names.get(player, player or "?")
 
-    def me(self) -> dict:
-        return self.players.get(self.viewer, {})
 
-    def hand_size(self) -> int:
-        hand = self.me().get("hand", [])
-        return len(hand) if isinstance(hand, list) else int(hand)
+@dataclass(frozen=True)
+class DecisionWords:
+    """The words of one kind of decision: a label per act (a function of the option
+    and the ``Context``), what the dashboard says it waits for (a function of the
+    ``Context``), and the page's prompt when it says more than the engine's."""
 
-
-def option_label(option: dict, ctx: Context, decision: str) -> str:
-    """The words on the button for ``option``, e.g. "Steal from Ben — take 2 coins
-    (claims Captain)"."""
-    act = option.get("act")
-    handler = _TURN_LABELS.get(act) if decision == "turn" else _ANSWER_LABELS.get(act)
-    if handler is None:
-        return act or "?"
-    return handler(option, ctx)
+    labels: dict
+    waits_for: Callable
+    prompt: object = None
+    grouped: bool = False  # the options are grouped under their action's name (a turn)
 
 
 def _claims(card) -> str:
     return _("claims %(card)s") % {"card": card_name(card)}
+
+
+# ---- turn ----------------------------------------------------------------------------------
 
 
 def _label_income(option, ctx):
@@ -154,7 +70,7 @@ def _label_tax(option, ctx):
 
 def _label_exchange(option, ctx):
     card = ctx.table.claims["exchange"]
-    if card == "inquisitor":
+    if option.get("draws") == 1:
         return _("Exchange — draw 1 card from the court deck, then return 1 (%(claim)s)") % {"claim": _claims(card)}
     return _("Exchange — draw 2 cards from the court deck, then return 2 (%(claim)s)") % {"claim": _claims(card)}
 
@@ -216,11 +132,9 @@ def _label_assassinate(option, ctx):
 
 
 def _label_steal(option, ctx):
-    target = option.get("target")
-    available = ctx.players.get(target, {}).get("coins", 2)
     return _("Steal from %(player)s — take %(coins)s (%(claim)s)") % {
-        "player": ctx.name(target),
-        "coins": coins(min(2, available)),
+        "player": ctx.name(option.get("target")),
+        "coins": coins(option["coins"]),
         "claim": _claims("captain"),
     }
 
@@ -232,19 +146,8 @@ def _label_examine(option, ctx):
     }
 
 
-_TURN_LABELS = {
-    "income": _label_income,
-    "foreign_aid": _label_foreign_aid,
-    "tax": _label_tax,
-    "exchange": _label_exchange,
-    "embezzle": _label_embezzle,
-    "convert": _label_convert,
-    "patronage": _label_patronage,
-    "coup": _label_coup,
-    "assassinate": _label_assassinate,
-    "steal": _label_steal,
-    "examine": _label_examine,
-}
+def _waits_for_turn(ctx):
+    return _("Your turn: choose an action")
 
 
 def pending_effect(ctx: Context) -> str:
@@ -260,10 +163,9 @@ def pending_effect(ctx: Context) -> str:
     if action == "tax":
         return _("%(player)s takes 3 coins") % {"player": actor}
     if action == "steal":
-        available = ctx.players.get(pending.get("target"), {}).get("coins", 2)
         return _("%(player)s takes %(coins)s from %(target)s") % {
             "player": actor,
-            "coins": coins(min(2, available)),
+            "coins": coins(pending["coins"]),
             "target": target,
         }
     if action in ("coup", "assassinate"):
@@ -287,6 +189,9 @@ def pending_effect(ctx: Context) -> str:
     if action == "convert":
         return _("%(target)s changes faction") % {"target": target}
     return action_name(action)
+
+
+# ---- respond, block, challenged, and the rest ------------------------------------------
 
 
 def _label_allow(option, ctx):
@@ -333,26 +238,13 @@ def _label_block(option, ctx):
     }
 
 
-def _challenged_claim(ctx):
-    """The character the viewer is challenged about (``None``: Embezzlement)."""
-    if ctx.inheritance is not None:
-        return "lawyer"
-    pending = ctx.pending
-    if pending.get("blocker") == ctx.viewer:
-        return pending.get("block_card")
-    if pending.get("action") == "embezzle":
-        return None
-    return ctx.table.claims.get(pending.get("action"))
-
-
 def _label_prove(option, ctx):
-    claim = _challenged_claim(ctx)
-    if claim is None:
+    if "disclaims" in option:
         return _(
             "Reveal your cards: no %(card)s — the challenger loses an influence; you draw new cards"
-        ) % {"card": card_name(ctx.table.embezzle_forbidden)}
+        ) % {"card": card_name(option["disclaims"])}
     return _("Show your %(card)s — the challenger loses an influence; you draw a new card") % {
-        "card": card_name(claim)
+        "card": card_name(option["claim"])
     }
 
 
@@ -405,21 +297,139 @@ def _label_draft_keep(option, ctx):
     return _("Keep %(card)s — set the other cards aside, unseen") % {"card": card_name(option.get("card"))}
 
 
-_ANSWER_LABELS = {
-    "allow": _label_allow,
-    "challenge": _label_challenge,
-    "block": _label_block,
-    "prove": _label_prove,
-    "concede": _label_concede,
-    "lose": _label_lose,
-    "keep": _label_keep,
-    "show": _label_show,
-    "give_back": _label_give_back,
-    "force_exchange": _label_force_exchange,
-    "claim_inheritance": _label_claim_inheritance,
-    "decline": _label_decline,
-    "draft_keep": _label_draft_keep,
+def _waits_for_respond(ctx):
+    pending, estate = ctx.pending, ctx.inheritance
+    if estate and not pending:
+        return _("Respond to the Lawyer claims on %(player)s's coins") % {"player": ctx.name(estate["player"])}
+    if pending.get("blocker"):
+        return _("Respond to %(player)s's block as %(card)s") % {
+            "player": ctx.name(pending["blocker"]),
+            "card": card_name(pending.get("block_card")),
+        }
+    if pending:
+        return _("Respond to %(player)s's %(action)s") % {
+            "player": ctx.name(pending.get("player")),
+            "action": action_name(pending.get("action")),
+        }
+    return ""
+
+
+def _waits_for_block(ctx):
+    pending = ctx.pending
+    if not pending:
+        return ""
+    return _("Decide whether to block %(player)s's %(action)s") % {
+        "player": ctx.name(pending.get("player")),
+        "action": action_name(pending.get("action")),
+    }
+
+
+def _waits_for_challenged(ctx):
+    pending = ctx.pending
+    if pending.get("challenger") and pending.get("challenged") == ctx.viewer:
+        return _("%(player)s challenges you: prove your claim or concede") % {"player": ctx.name(pending["challenger"])}
+    return _("Prove your claim or concede")
+
+
+def _waits_for_lose(ctx):
+    return _("Choose a card to lose")
+
+
+def _waits_for_keep(ctx):
+    return _("Choose the cards to keep")
+
+
+def _waits_for_show(ctx):
+    if not ctx.pending:
+        return ""
+    return _("Show a card to %(player)s") % {"player": ctx.name(ctx.pending.get("player"))}
+
+
+def _waits_for_examine(ctx):
+    if not ctx.pending:
+        return ""
+    return _("Give the card back to %(player)s or make them swap it") % {"player": ctx.name(ctx.pending.get("target"))}
+
+
+def _waits_for_inheritance(ctx):
+    if not ctx.inheritance:
+        return ""
+    return _("Claim %(player)s's coins as Lawyer, or decline") % {"player": ctx.name(ctx.inheritance["player"])}
+
+
+def _waits_for_draft(ctx):
+    return _("Choose the card to keep")
+
+
+WORDS = {
+    "turn": DecisionWords(
+        labels={
+        "income": _label_income,
+        "foreign_aid": _label_foreign_aid,
+        "tax": _label_tax,
+        "exchange": _label_exchange,
+        "embezzle": _label_embezzle,
+        "convert": _label_convert,
+        "patronage": _label_patronage,
+        "coup": _label_coup,
+        "assassinate": _label_assassinate,
+        "steal": _label_steal,
+        "examine": _label_examine,
+    },
+        waits_for=_waits_for_turn,
+        grouped=True,
+    ),
+    "respond": DecisionWords(
+        labels={"allow": _label_allow, "challenge": _label_challenge, "block": _label_block},
+        waits_for=_waits_for_respond,
+        # The engine's prompt, where a page can say more than an error message needs.
+        prompt=gettext_lazy("respond to the claim: let it pass or oppose it"),
+    ),
+    "block": DecisionWords(labels={"allow": _label_allow, "block": _label_block}, waits_for=_waits_for_block),
+    "challenged": DecisionWords(
+        labels={"prove": _label_prove, "concede": _label_concede}, waits_for=_waits_for_challenged
+    ),
+    "lose": DecisionWords(labels={"lose": _label_lose}, waits_for=_waits_for_lose),
+    "keep": DecisionWords(labels={"keep": _label_keep}, waits_for=_waits_for_keep),
+    "show": DecisionWords(labels={"show": _label_show}, waits_for=_waits_for_show),
+    "examine": DecisionWords(
+        labels={"give_back": _label_give_back, "force_exchange": _label_force_exchange}, waits_for=_waits_for_examine
+    ),
+    "inheritance": DecisionWords(
+        labels={"claim_inheritance": _label_claim_inheritance, "decline": _label_decline},
+        waits_for=_waits_for_inheritance,
+    ),
+    "draft": DecisionWords(labels={"draft_keep": _label_draft_keep}, waits_for=_waits_for_draft),
 }
+
+
+# ---- what the kind offers the platform -------------------------------------------------
+
+
+def decision_prompt(kind) -> str:
+    """"choose your action", translated."""
+    words = WORDS.get(kind)
+    if words is not None and words.prompt is not None:
+        return str(words.prompt)
+    return _(DECISIONS[kind].prompt) if kind in DECISIONS else str(kind)
+
+
+def option_label(option: dict, ctx: Context, decision: str) -> str:
+    """The words on the button for ``option``, e.g. "Steal from Ben — take 2 coins
+    (claims Captain)"."""
+    act = option.get("act")
+    label = WORDS[decision].labels.get(act) if decision in WORDS else None
+    if label is None:
+        return act or "?"
+    return label(option, ctx)
+
+
+def waits_for(decision: str, view: dict, viewer: str, names: dict) -> str:
+    """What the game waits for from ``viewer``, as a button would say it: "Respond
+    to Ben's Tax", "Choose a card to lose". Built from the viewer's own ``view``."""
+    text = WORDS[decision].waits_for(Context(view, viewer, names)) if decision in WORDS else ""
+    return text or capfirst(decision_prompt(decision))
+
 
 # How a button looks: the answers that cost or risk something stand out.
 _STYLES = {
@@ -441,100 +451,6 @@ def option_style(option: dict) -> str:
 
 def option_group(option: dict, decision: str) -> str:
     """Options of a turn are grouped under their action name; other decisions have one group."""
-    if decision == "turn":
+    if decision in WORDS and WORDS[decision].grouped:
         return action_name(option.get("act"))
     return ""
-
-
-# ---- the rules summary of the variants ---------------------------------------------------
-
-VARIANT_NAMES = {
-    "two_player_draft": gettext_lazy("Two-player draft"),
-    "declared_coup": gettext_lazy("Declared Coup"),
-    "declared_assassination": gettext_lazy("Declared Assassination"),
-    "inquisitor": gettext_lazy("Inquisitor"),
-    "factions": gettext_lazy("Reformation (factions)"),
-    "patron": gettext_lazy("Patron"),
-    "lawyer": gettext_lazy("Lawyer"),
-}
-
-VARIANT_LINES = {
-    "two_player_draft": gettext_lazy("Exactly 2 players; each keeps one card of a full set, then gets one more."),
-    "declared_coup": gettext_lazy("A Coup names a character: it only hits if the target holds it."),
-    "declared_assassination": gettext_lazy("With Declared Coup: an Assassination names a character too."),
-    "inquisitor": gettext_lazy("The Inquisitor replaces the Ambassador: exchange 1 card or examine a player's card."),
-    "factions": gettext_lazy("Players belong to two factions and may not attack their own; convert and embezzle."),
-    "patron": gettext_lazy("The Patron replaces the Duke: take 3 coins and give 1 of them to another player."),
-    "lawyer": gettext_lazy("The Lawyer replaces the Contessa and can inherit an eliminated player's coins."),
-}
-
-VARIANT_RULES = {
-    "two_player_draft": gettext_lazy(
-        "Two-player draft: each player receives one card of every character, secretly keeps one and sets the "
-        "other four aside unseen. Then each player gets one more card from a shuffled third set; its last three "
-        "cards are the court deck. The first player starts with 1 coin."
-    ),
-    "declared_coup": gettext_lazy(
-        "Declared Coup: whoever launches a Coup names a character. The target reveals every face-down card and "
-        "loses the named one if it is there. Either way the target then exchanges with the court deck (draw 2, "
-        "return 2), so the hand is hidden again. The 7 coins are paid either way."
-    ),
-    "declared_assassination": gettext_lazy(
-        "Declared Assassination: an Assassination also names a character and works like a Declared Coup; it "
-        "can still be blocked or challenged as usual."
-    ),
-    "inquisitor": gettext_lazy(
-        "Inquisitor (replaces the Ambassador): claim it to exchange one card with the court deck, or to examine "
-        "another player: they show you one of their cards in secret, and you give it back or make them swap it "
-        "for a card from the court deck. The Inquisitor also blocks stealing."
-    ),
-    "factions": gettext_lazy(
-        "Reformation: every player is a Loyalist or a Reformist. You may not Coup, Assassinate, Steal from, "
-        "Examine or block the Foreign Aid of your own faction while the other faction still has players. "
-        "Conversion: pay 1 coin to change your own faction or 2 to change someone else's; the coins go to the "
-        "treasury reserve. Embezzlement: claim you hold no Duke and take the whole reserve; if challenged, you "
-        "reveal your cards to prove it."
-    ),
-    "patron": gettext_lazy(
-        "Patron (replaces the Duke): claim it to take 3 coins, keep 2 and give 1 to a player you name. The "
-        "Patron blocks Foreign Aid."
-    ),
-    "lawyer": gettext_lazy(
-        "Lawyer (replaces the Contessa): it blocks an Assassination. When a player is eliminated holding coins, "
-        "everyone still in the game may claim the Lawyer; claims may be challenged, and the coins are split "
-        "equally among the claims that stand (the rest to the treasury)."
-    ),
-}
-
-
-def variant_choices() -> list:
-    """(id, "Name — one line") for the create-game form, in the engine's order."""
-    return [(variant, f"{VARIANT_NAMES[variant]} — {VARIANT_LINES[variant]}") for variant in VARIANTS]
-
-
-def variant_name(variant) -> str:
-    return str(VARIANT_NAMES.get(variant, variant))
-
-
-def base_rules(variants=()) -> str:
-    """The base game in a short paragraph, with the characters actually in play."""
-    cards = characters_in_play(variants)
-    return _(
-        "Each player starts with 2 face-down cards (influences) and 2 coins. On your turn take one action: "
-        "Income (1 coin), Foreign Aid (2 coins, can be blocked), a Coup (7 coins: a player loses an influence; "
-        "with 10 coins you must), or claim a character: %(cards)s. You may claim a character you do not hold. "
-        "Anyone may challenge a claim: whoever is wrong loses an influence. The last player with an influence wins."
-    ) % {"cards": card_list(cards)}
-
-
-def rules_summary(variants=()) -> list[str]:
-    """The short rules of the game in play: the base game, then one paragraph per variant."""
-    return [base_rules(variants), *(str(VARIANT_RULES[v]) for v in VARIANTS if v in variants)]
-
-
-def characters(variants=()) -> list[dict]:
-    """The characters in play with their names and abilities, for the card gallery."""
-    return [{"id": c, "name": card_name(c), "ability": card_ability(c)} for c in characters_in_play(variants)]
-
-
-ALL_CHARACTERS = CHARACTERS

@@ -1,6 +1,6 @@
 """The story of a game in plain sentences, as one viewer may know it.
 
-``sentences(events, viewer, names)`` reads the event log in order and tells each
+``lines(events, viewer, names)`` reads the event log in order and tells each
 event as ``viewer`` may see it: the event's public part for everyone, its secret
 part (a card drawn, the cards kept in an exchange, a card shown in an examination)
 only when ``event.visible_to(viewer)`` includes it. A sentence never uses anything
@@ -15,49 +15,23 @@ Bookkeeping events (``coup.awaited``, ``coup.court.shuffled``) and a player's pr
 standing answers (``coup.standing.set``) produce no sentence.
 """
 
-from dataclasses import dataclass
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine.coup.cards import COSTS, OPPOSITE_FACTION, Table
-from games.engine.events import Event
-from games.labels import action_name, card_list, card_name, coins, faction_name
+from games.kinds.words import Line, Story, tell
+
+from ..engine.cards import COSTS, OPPOSITE_FACTION, table_for
+from .names import action_name, card_list, card_name, coins, faction_name
 
 SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
 
 
-@dataclass
-class Line:
-    """One sentence of the history; ``turn`` marks the start of a new turn."""
-
-    seq: int
-    text: str
-    kind: str  # the event type
-    turn: bool = False
-
-
-class Story:
-    """What a history has told so far, for any game: whose story it is and the
-    players' names. A game's tellers may keep more in a subclass."""
-
-    def __init__(self, viewer, names):
-        self.viewer = viewer
-        self.names = names
-
-    def name(self, player) -> str:
-        return self.names.get(player, player or "?")
-
-    def you(self, player) -> bool:
-        return self.viewer is not None and player == self.viewer
-
-
-class _Story(Story):
+class CoupStory(Story):
     """What the history of a Coup game has told so far: enough to word the next event."""
 
     def __init__(self, viewer, names):
         super().__init__(viewer, names)
-        self.table = Table(frozenset())
+        self.table = table_for(frozenset())
         self.variants = frozenset()
         self.action = None  # the public fields of the action being resolved
         self.factions = {}
@@ -68,41 +42,11 @@ class _Story(Story):
         return self.table.claims.get(action)
 
 
-def _visible(event, viewer) -> tuple[str, dict]:
-    """(type, fields the viewer may see) for an engine ``Event``, a stored event
-    (``{"type", "data", "secret", "seen_by"}``) or an already filtered one
-    (``{"type", "data"}`` without ``secret``)."""
-    if isinstance(event, Event):
-        return event.type, event.visible_to(viewer)
-    if "secret" in event or "seen_by" in event:
-        return event["type"], Event.from_json(event).visible_to(viewer)
-    return event["type"], dict(event.get("data", {}))
-
-
-def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
-    """Every sentence ``tellers`` (event type → function of the story and the
-    event's visible fields) make of ``events`` for ``story.viewer``, with the
-    sequence number of each event; ``turn_kind`` starts a new turn (or round)."""
-    told = []
-    for position, event in enumerate(events):
-        kind, data = _visible(event, story.viewer)
-        seq = event.get("seq", position) if isinstance(event, dict) else position
-        teller = tellers.get(kind)
-        text = teller(story, data) if teller else ""
-        if text:
-            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind))
-    return told
-
-
 def lines(events, viewer: str | None, names: dict) -> list[Line]:
     """Every sentence of a Coup game's history for ``viewer`` (a player name, or
-    ``None`` for someone who is not seated), with the sequence number of its event."""
-    return tell(events, _Story(viewer, names), TELLERS, "coup.turn.started")
-
-
-def sentences(events, viewer: str | None, names: dict) -> list[str]:
-    """The history of the game as ``viewer`` may know it, one sentence per event."""
-    return [line.text for line in lines(events, viewer, names)]
+    anyone else: who then reads only the public story), with the sequence number
+    of its event."""
+    return tell(events, CoupStory(viewer, names), TELLERS, "coup.turn.started")
 
 
 # ---- one teller per event type -----------------------------------------------------------
@@ -110,7 +54,7 @@ def sentences(events, viewer: str | None, names: dict) -> list[str]:
 
 def _started(story, data):
     story.variants = frozenset(data.get("variants", ()))
-    story.table = Table(story.variants)
+    story.table = table_for(story.variants)
     story.factions = dict(data.get("factions") or {})
     players = [story.name(p) for p in data.get("players", [])]
     text = _("The game began with %(players)s. %(first)s plays first.") % {

@@ -2,7 +2,8 @@
 
 ``read_reply`` sorts the words of a line into acts, cards and players, and finds
 the one legal option they name (``games/inbound.py`` does the rest: whose reply
-it is, the first line, playing it, explaining a refusal).
+it is, the first line, playing it, explaining a refusal); ``reply_word`` writes
+an option as a reply would.
 """
 
 import re
@@ -15,8 +16,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.engine.coup.cards import CARD_NAMES, Table
-from games.presenters import Reply
+from games.kinds.words import Reply
+
+from ..engine.cards import CARD_NAMES, table_for
 
 # Each word (accents removed, lower case) and the acts it may mean. A word that
 # means two acts ("keep" is also the draft's keep) is settled by what is legal.
@@ -117,7 +119,7 @@ class Reading:
     negated: bool = False
 
     def describe(self, names: dict) -> str:
-        """The reading in the words of ``emails.reply_word``: "steal ana", "block duke"."""
+        """The reading in the words of ``reply_word``: "steal ana", "block duke"."""
         words = [act.replace("_", " ") for act in self.act_names]
         words += ["/".join(sorted(_first_name(names, p) for p in players)) for players in self.players]
         return " ".join(words + self.cards)
@@ -208,7 +210,7 @@ def match(reading: Reading, options: list[dict], pending: dict | None = None, va
         acts = reading.acts[0]
     elif len({option["act"] for option in options}) != 1:
         return Match()  # no act written, and the answers differ by act
-    claim = Table(frozenset(variants)).claims.get(pending.get("action"))
+    claim = table_for(frozenset(variants)).claims.get(pending.get("action"))
     mentioned_cards = {card for card in (claim, pending.get("block_card"), pending.get("name")) if card}
     mentioned_players = {pending.get(key) for key in ("player", "blocker", "target")} - {None}
     fits = {"exact": [], "partial": []}
@@ -224,7 +226,22 @@ def match(reading: Reading, options: list[dict], pending: dict | None = None, va
     return Match()
 
 
-def read_reply(presenter, line: str, table: dict, variants) -> Reply:
+def reply_word(option: dict, names: dict) -> str:
+    """How to write ``option`` in a reply: "steal ana", "block duke", "keep duke captain"."""
+    words = [option["act"].replace("_", " ")]
+    if "as" in option:
+        words.append(option["as"])
+    if "target" in option:
+        words.append(names.get(option["target"], option["target"]).split()[0].lower())
+    if "name" in option:
+        words.append(option["name"])
+    if "card" in option:
+        words.append(option["card"])
+    words.extend(option.get("cards", ()))
+    return " ".join(words)
+
+
+def read_reply(line: str, table: dict, variants) -> Reply:
     """The legal option of ``table["options"]`` that ``line`` names, or why none."""
     names = table["names"]
     options = table["options"]
@@ -241,7 +258,7 @@ def read_reply(presenter, line: str, table: dict, variants) -> Reply:
         return Reply(None, "not-understood", _("We found no answer in your reply."), understood)
     found = match(reading, options, (table["view"] or {}).get("pending"), variants)
     if found.option is None and found.candidates:
-        answers = " / ".join(presenter.reply_word(option, names) for option in found.candidates)
+        answers = " / ".join(reply_word(option, names) for option in found.candidates)
         problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
         return Reply(None, "ambiguous", problem, understood, found.candidates)
     if found.option is None:

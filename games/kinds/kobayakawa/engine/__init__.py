@@ -1,6 +1,6 @@
-"""Kobayakawa (RULES.md §6), on the engine's common game interface.
+"""Kobayakawa (docs/rules.md §6): the rules, pure Python.
 
-Decisions where RULES.md and SCENARIOS.md are silent:
+Decisions where the rules and the scenario format are silent:
 
 - Turn order is seat order from the round's first player; players who are out
   are not dealt and never asked. Stage 1 and the bets are asked one player at a
@@ -25,30 +25,43 @@ Decisions where RULES.md and SCENARIOS.md are silent:
   deal; the round's outcome stays in ``previous`` (cards only when shown).
 """
 
-from ..common import Game
-from .flow import DECISION_PROMPTS, Flow
-from .options import options
+from games.engine.common import Rules
+from games.engine.dealer import LiveDealer
+
+from .flow import Flow
+from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .scenario import read_scenario
 from .setup import check_config, setup_events
 from .state import KobayakawaState, from_json, to_json
-from .view import view
+from .view import omniscient_view, view
 
 
-class KobayakawaGame(Game):
+def _shy(rng, options):
+    """Bet rarely, so that many rounds are dealt again: long games, for timing replays."""
+    if options[0]["act"] == "bet":
+        return options[0] if rng.random() < 0.02 else options[1]
+    return rng.choice(options)
+
+
+class KobayakawaRules(Rules):
     kind = "kobayakawa"
-    decision_prompts = DECISION_PROMPTS
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     Flow = Flow
     State = KobayakawaState
-    setup_events = staticmethod(setup_events)
     check_config = staticmethod(check_config)
     dump = staticmethod(to_json)
     load = staticmethod(from_json)
-    options = staticmethod(options)
     view = staticmethod(view)
+    omniscient_view = staticmethod(omniscient_view)
+    read_scenario = staticmethod(read_scenario)
+    long_game = (MAX_PLAYERS, _shy)
+
+    def setup(self, *, players, first, variants=(), options=None, dealer=None) -> list:
+        return setup_events(players, first, dealer or LiveDealer(), variants)
 
     @staticmethod
     def winners(state: KobayakawaState) -> list[str]:
-        """Everyone sharing the win (empty while the game goes on)."""
         return list(state.winners)
 
 
-KOBAYAKAWA = KobayakawaGame()
+RULES = KobayakawaRules()

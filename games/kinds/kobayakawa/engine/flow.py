@@ -1,55 +1,29 @@
-"""How a command moves a Kobayakawa game forward: check it, then emit its events.
+"""How a Kobayakawa game moves forward between answers: the rounds.
 
-Every check happens before the first event is emitted, so a refused command leaves
-the state untouched. Emitting applies each event at once (``state.py``), so the
-flow always reads the current state. After each answer, ``advance`` asks the next
-player of the round in turn order, or settles the round once everyone has bet or
-passed, deals the next round, and ends the game.
+Emitting applies each event at once (``state.py``), so the flow always reads the
+current state. An answer is checked and played by its decision's handler
+(``decisions.py``); after each one, ``advance`` asks the next player of the round
+in turn order, or settles the round once everyone has bet or passed, deals the
+next round, and ends the game.
 
-Where things happen: stage 1 (draw and discard, or flip) in ``_turn`` and
-``_discard``; stage 2 in ``_bet``; the showdown and the medals in ``settle``; a new
-deal in ``start_round``; the end in ``end_game``.
+Where things happen: a new deal in ``start_round``; the showdown and the medals
+in ``settle``; players without medals in ``knock_out``; the end in ``end_game``.
 """
 
-from ..errors import IllegalMove
-from ..errors import gettext_noop as _
-from ..common import BaseFlow
-from ..events import Event
-from .rules import BET, CARDS, LAST_ROUND_BET, LAST_ROUND_CENTRE, is_card
-from .state import APPLY, KobayakawaState
+from games.engine.common import BaseFlow
+from games.engine.errors import IllegalMove
+from games.engine.errors import gettext_noop as _
+from games.engine.events import Event
 
-# Which acts answer which decision.
-ANSWERS = {
-    "turn": frozenset(("draw", "flip")),
-    "discard": frozenset(("discard",)),
-    "bet": frozenset(("bet", "pass")),
-}
-
-DECISION_PROMPTS = {
-    "turn": _("draw a card or flip a new Kobayakawa card"),
-    "discard": _("choose the card to discard"),
-    "bet": _("bet or pass"),
-}
-
-
-def bet_cost(state: KobayakawaState, player) -> int:
-    """A bet places 1 medal; in the last round 2, or the player's only medal."""
-    return min(LAST_ROUND_BET, player.medals) if state.last else BET
-
-
-def winners_of(state: KobayakawaState) -> list[str]:
-    """Most medals wins; equal most is a shared win. A player who resigned is no
-    longer in the running, whatever they held."""
-    running = [p for p in state.players if not p.resigned]
-    best = max(p.medals + p.bet for p in running)
-    return [p.name for p in running if p.medals + p.bet == best]
+from .decisions import DECISIONS
+from .rules import CARDS, LAST_ROUND_CENTRE, winners_of
+from .state import APPLY
 
 
 class Flow(BaseFlow):
     __slots__ = ()
     APPLY = APPLY
-    ANSWERS = ANSWERS
-    PROMPTS = DECISION_PROMPTS
+    DECISIONS = DECISIONS
 
     def start(self, players: list, first: str, medals: dict, centre: int) -> list[Event]:
         """The events that start a game: the players, their medals, the first deal."""
@@ -172,53 +146,3 @@ class Flow(BaseFlow):
             self.emit("kobayakawa.bets.returned", {})
         self.emit("kobayakawa.game.ended", {"winners": winners_of(state)})
 
-
-def default_answer(state: KobayakawaState, name: str, dealer=None) -> dict:
-    """What a deadline answers for ``name`` (SCENARIOS.md, "Timeout defaults"):
-    flip, discard the card just drawn, pass."""
-    kind = state.awaiting[name].kind
-    if kind == "turn":
-        return {"act": "flip"}
-    if kind == "discard":
-        return {"act": "discard", "card": state.by_name[name].drawn}
-    return {"act": "pass"}
-
-
-# ---- decision handlers ---------------------------------------------------------------
-
-
-def _turn(flow: Flow, player, command):
-    state = flow.state
-    if command["act"] == "draw":
-        card = state.deck[0]
-        flow.emit("kobayakawa.card.drawn", {"player": player.name}, {"card": card}, (player.name,))
-        flow.await_(player, "discard")
-    else:
-        flow.emit("kobayakawa.card.flipped", {"player": player.name, "card": state.deck[0]})
-        flow.advance()
-
-
-def _discard(flow: Flow, player, command):
-    card = command.get("card")
-    if not is_card(card) or card not in (player.card, player.drawn):
-        raise IllegalMove(
-            _("Discard one of your two cards: {cards}."), cards=[str(c) for c in sorted((player.card, player.drawn))]
-        )
-    flow.emit("kobayakawa.card.discarded", {"player": player.name, "card": card})
-    flow.advance()
-
-
-def _bet(flow: Flow, player, command):
-    if command["act"] == "bet":
-        flow.emit("kobayakawa.bet.placed", {"player": player.name, "medals": bet_cost(flow.state, player)})
-    else:
-        flow.emit("kobayakawa.bet.passed", {"player": player.name})
-    flow.advance()
-
-
-HANDLERS = {"turn": _turn, "discard": _discard, "bet": _bet}
-
-
-# Set here because the handlers and the default answers are defined after Flow.
-Flow.HANDLERS = HANDLERS
-Flow.default_answer = staticmethod(default_answer)

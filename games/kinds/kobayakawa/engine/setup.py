@@ -1,16 +1,16 @@
 """Starting a Kobayakawa game: the players, their medals, the centre, the first deal."""
 
-from ..dealer import ScriptedDealer
-from ..errors import IllegalMove
-from ..errors import gettext_noop as _
+from games.engine.errors import IllegalMove
+from games.engine.errors import gettext_noop as _
+
 from .flow import Flow
-from .rules import MAX_PLAYERS, MIN_PLAYERS, START_CENTRE, START_MEDALS, LAST_ROUND_CENTRE
+from .rules import LAST_ROUND_CENTRE, MAX_PLAYERS, MIN_PLAYERS, START_CENTRE, START_MEDALS
 from .state import KobayakawaState
 
 
 def check_config(players: list, variants=()) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise IllegalMove(_("Kobayakawa is played by 3 to 6 players."))
+        raise IllegalMove(_("Kobayakawa is played by {low} to {high} players."), low=MIN_PLAYERS, high=MAX_PLAYERS)
     if len(set(players)) != len(players):
         raise IllegalMove(_("Every player needs a different name."))
     if variants:
@@ -25,7 +25,6 @@ def setup_events(
     *,
     medals: dict | None = None,
     centre: int | None = None,
-    first_faction=None,  # a Coup option the service passes to every game: no meaning here
 ) -> list:
     """The events that start a game and deal its first round. ``medals`` and
     ``centre`` override the rules' 4 each and 8 (scenario files)."""
@@ -45,15 +44,3 @@ def setup_events(
         raise IllegalMove(_("The first player needs medals to play."))
     return Flow(KobayakawaState(), dealer).start(players, first, start, centre)
 
-
-class ScriptedRounds(ScriptedDealer):
-    """Scenario files: each deal takes the next deck of ``rounds`` (top first); once
-    they are used up, the fifteen cards come unshuffled, in ascending order."""
-
-    def __init__(self, rounds):
-        self.rounds = [list(deck) for deck in rounds]
-
-    def shuffle(self, cards: list) -> list:
-        if self.rounds:
-            return self.rounds.pop(0)
-        return sorted(cards)

@@ -9,7 +9,7 @@ this round (``bet``), in the ``centre``, or back in the ``box`` (the medals of a
 player who resigned). Their sum never changes.
 """
 
-from ..common import Decision
+from games.engine.decisions import Decision
 
 
 class Player:

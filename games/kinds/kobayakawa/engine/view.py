@@ -1,20 +1,29 @@
 """What one player may see of a Kobayakawa game: the only way state leaves the engine.
 
-``view(state, None)`` is the omniscient state (scenario files, finished-game
-replays); ``view(state, name)`` shows ``name`` their own card (and the card they
-just drew), and another player's card only once it was shown at a showdown: a
-lone bettor wins without showing theirs. The deck is a count. Discards, the
-Kobayakawa card (and the cards it covers), medals and bets are public.
+``view(state, viewer)`` shows ``viewer`` their own card (and the card they just
+drew), and another player's card only once it was shown at a showdown: a lone
+bettor wins without showing theirs. The deck is a count. Discards, the
+Kobayakawa card (and the cards it covers), medals and bets are public. Any name
+that is not a player's sees only what is public: the view fails closed.
+``omniscient_view(state)`` shows every card and the deck in order, and is for
+finished-game replays and scenario files only.
 """
 
 from .state import KobayakawaState, _copy
 
 
+def view(state: KobayakawaState, viewer: str) -> dict:
+    return _view(state, viewer, omniscient=False)
 
-def view(state: KobayakawaState, viewer: str | None = None) -> dict:
+
+def omniscient_view(state: KobayakawaState) -> dict:
+    return _view(state, None, omniscient=True)
+
+
+def _view(state: KobayakawaState, viewer, omniscient: bool) -> dict:
     players = []
     for p in state.players:
-        own = viewer is None or viewer == p.name
+        own = omniscient or viewer == p.name
         entry = {
             "name": p.name,
             "medals": p.medals,
@@ -32,7 +41,7 @@ def view(state: KobayakawaState, viewer: str | None = None) -> dict:
     winners = state.winners
     return {
         "players": players,
-        "deck": list(state.deck) if viewer is None else len(state.deck),
+        "deck": list(state.deck) if omniscient else len(state.deck),
         "kobayakawa": state.kobayakawa,
         "covered": state.pile[-2::-1],  # earlier Kobayakawa cards, face up, most recent first
         "centre": state.centre,
