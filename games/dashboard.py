@@ -19,7 +19,7 @@ that fetches the player's open games, and asks the engine ``awaiting`` and
 ``view``: nothing is stored twice, so nothing can disagree with the game page, and
 20 snapshots load in well under a millisecond each. What a seat is asked is still
 only read through ``view(state, player)``, the door state leaves the engine by,
-and put in words by the game's presenter (``waits_for``, ``last_action``).
+and put in words by the game's kind (``waits_for``, ``last_action``).
 
 Finished games are never replayed here: ``games/results.py`` stores a
 ``SeatResult`` per seat once, when the game ends, and the statistics are aggregate
@@ -115,10 +115,10 @@ def _state_of(game: Game):
 
 
 def _active_row(game: Game, seat: Seat, names: dict) -> dict:
-    engine = presenter = KINDS[game.kind]
+    game_kind = KINDS[game.kind]
     state = _state_of(game)
-    view = engine.view(state, seat.player)
-    awaited = {name: kind for name, kind, _version in engine.awaiting(state)}
+    view = game_kind.view(state, seat.player)
+    awaited = {name: kind for name, kind, _version in game_kind.awaiting(state)}
     turn = view.get("turn")
     others = [names.get(name, name) for name in awaited if name != seat.player and name != turn]
     return {
@@ -126,12 +126,12 @@ def _active_row(game: Game, seat: Seat, names: dict) -> dict:
         "name": game_name(game.kind),
         "variants": variant_names(game.kind, game.variants),
         "players": [names[s.player] for s in game.seats.all()],
-        "waits_for": presenter.waits_for(awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
+        "waits_for": game_kind.waits_for(awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
         "turn": (_("Your turn") if turn == seat.player else _("%(player)s's turn") % {"player": names.get(turn, turn)})
         if turn
         else "",
         "also_waiting": others,
-        "last_action": presenter.last_action(game.last_action, names, seat.player),
+        "last_action": game_kind.last_action(game.last_action, names, seat.player),
         "last_action_at": game.last_action_at,
         "paused": game.paused_remaining is not None,
     }

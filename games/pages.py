@@ -15,7 +15,7 @@ from games.selectors import display_name
 
 def table_context(table: dict) -> dict:
     """The template context of the game page (and its live partial): what every
-    game shares here, the table itself from the presenter of the game's kind."""
+    game shares here, the table itself from the game's kind (``games.kinds``)."""
     game = table["game"]
     view = table["view"]
     seat = table["seat"]

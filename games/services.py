@@ -200,7 +200,7 @@ def _first_player(game: Game, seats: list) -> str:
 def game_rematch(*, game: Game, by) -> Game:
     """A new game for the players of the finished ``game``, with the same kind,
     variants, seats and time controls: ``by`` hosts it and invites the others by
-    email, and the previous winner starts (RULES.md §1). Asked again (by anyone),
+    email, and the previous winner starts (docs/rules.md §1). Asked again (by anyone),
     it returns the rematch already made rather than a second one."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # one rematch, even when two ask at once

@@ -1,6 +1,6 @@
 """Challenging the one Lawyer claim open on an inheritance: the button on the game
 page, a bare "challenge" posted from the decision form, and a reply "challenge"
-all challenge that claim (SCENARIOS.md: a target is needed only when several
+all challenge that claim (docs/scenarios.md: a target is needed only when several
 claims are open); a challenge naming someone without an open claim is refused
 with a reason and changes nothing."""
 

@@ -190,3 +190,44 @@ def test_a_command_of_the_wrong_shape_is_refused_and_changes_nothing(table, deal
     with pytest.raises(IllegalMove, match="could not be read"):
         COUP.play(state, "ana", command, dealer)
     assert snapshot(state) == before
+
+
+def test_a_steal_option_says_the_coins_it_takes_and_takes_that_many(dealer):
+    events = setup_events(["ana", "ben", "cai"], [], "ana", dealer, deal=DEAL, court=COURT, coins={"ben": 1})
+    state = COUP.replay(events)
+    steals = [o for o in COUP.options(state, "ana") if o["act"] == "steal"]
+    assert steals == [{"act": "steal", "target": "ben", "coins": 1}, {"act": "steal", "target": "cai", "coins": 2}]
+    COUP.play(state, "ana", steals[0], dealer)
+    assert COUP.view(state, "cai")["pending"]["coins"] == 1
+    COUP.timeout(state, dealer)
+    assert (state.by_name["ana"].coins, state.by_name["ben"].coins) == (3, 0)
+
+
+@pytest.mark.parametrize("variants, draws", [((), 2), (("inquisitor",), 1)])
+def test_an_exchange_option_says_how_many_cards_it_draws(dealer, variants, draws):
+    state = COUP.replay(COUP.setup(players=["ana", "ben", "cai"], first="ana", variants=variants, dealer=dealer))
+    assert {"act": "exchange", "draws": draws} in COUP.options(state, "ana")
+
+
+def test_a_proof_option_says_what_it_shows(table, dealer):
+    state, _ = table
+    COUP.play(state, "ana", {"act": "tax"}, dealer)
+    COUP.play(state, "ben", {"act": "challenge"}, dealer)
+    assert COUP.options(state, "ana") == [{"act": "prove", "claim": "duke"}, {"act": "concede"}]
+
+
+def test_a_proof_of_embezzlement_says_which_character_the_hand_lacks(dealer):
+    deal = {"ana": ["captain", "contessa"], "ben": ["captain", "contessa"], "cai": ["assassin", "duke"]}
+    court = ["assassin", "duke", "duke", "ambassador", "ambassador", "ambassador", "assassin", "captain", "contessa"]
+    state = COUP.replay(setup_events(["ana", "ben", "cai"], ["factions"], "ana", dealer, deal=deal, court=court))
+    COUP.play(state, "ana", {"act": "embezzle"}, dealer)
+    COUP.play(state, "ben", {"act": "challenge"}, dealer)
+    assert COUP.options(state, "ana") == [{"act": "prove", "disclaims": "duke"}, {"act": "concede"}]
+
+
+def test_declared_assassination_needs_declared_coup_in_a_new_game_but_a_scenario_may_play_it_alone(dealer):
+    with pytest.raises(IllegalMove, match="together with Declared Coup"):
+        COUP.check_config(["ana", "ben", "cai"], ["declared_assassination"])
+    COUP.check_config(["ana", "ben", "cai"], ["declared_assassination", "declared_coup"])
+    state = COUP.replay(COUP.setup(players=["ana", "ben", "cai"], first="ana", variants=["declared_assassination"]))
+    assert state.table.declared == {"assassinate"}

@@ -220,3 +220,14 @@ def test_the_benchmark_plays_kobayakawa(capsys):
     bench.main(["--game", "kobayakawa", "--players", "4", "--games", "20", "--replay"])
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["games"] == 20 and result["games_per_s"] > 0 and result["replay_1000_events_ms"] > 0
+
+
+@pytest.mark.parametrize("medals, centre, cost", [(4, 8, 1), (4, 2, 2), (1, 2, 1)])
+def test_a_bet_option_says_the_medals_it_costs_and_costs_that_many(medals, centre, cost):
+    """One medal; in the last round (2 in the centre) two, or the player's only one."""
+    dealer = ScriptedRounds([DECK])
+    state = KOBAYAKAWA.replay(setup_events(PLAYERS, "ana", dealer, medals={"ana": medals}, centre=centre))
+    play_all(state, dealer, *[(p, {"act": "flip"}) for p in PLAYERS])
+    assert KOBAYAKAWA.options(state, "ana") == [{"act": "bet", "medals": cost}, {"act": "pass"}]
+    KOBAYAKAWA.play(state, "ana", KOBAYAKAWA.options(state, "ana")[0], dealer)
+    assert (state.by_name["ana"].medals, state.by_name["ana"].bet) == (medals - cost, cost)

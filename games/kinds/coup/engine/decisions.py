@@ -253,7 +253,7 @@ def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
 
 def _challenged_inheritance_claim(state: CoupState, player, named) -> str:
     """The claimant a challenge in an inheritance is about: the one named, or with
-    no name the only claim ``player`` may challenge (SCENARIOS.md: a target is
+    no name the only claim ``player`` may challenge (docs/scenarios.md: a target is
     needed only when several claims are open)."""
     claims = open_inheritance_claims(state, player)
     if named is None:

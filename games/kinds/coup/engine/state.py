@@ -61,7 +61,7 @@ class Estate:
         self.deceased = deceased
         self.coins = coins
         self.claimants: list[str] = []
-        # Claims proved against a challenge: settled, so never challenged again (RULES.md §1, §4.3).
+        # Claims proved against a challenge: settled, so never challenged again (docs/rules.md §1, §4.3).
         self.proved: list[str] = []
         self.suspended: list[str] = []  # players still to answer a window a challenge interrupted
 

@@ -134,7 +134,7 @@ class Flow(BaseFlow):
             self.start_round(winner.name, state.round + 1)
 
     def knock_out(self):
-        """Players with no medals are out (RULES.md §6)."""
+        """Players with no medals are out (docs/rules.md §6)."""
         for p in self.state.players:
             if not p.out and p.medals == 0:
                 self.emit("kobayakawa.player.out", {"player": p.name})
