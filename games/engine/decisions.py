@@ -7,9 +7,6 @@ played and what a deadline answers. A game's words (labels, prompts on pages)
 live in its ``words``, keyed by the same decision kinds.
 """
 
-from dataclasses import dataclass
-from typing import Callable
-
 
 class Decision:
     """One decision the game waits for; ``id`` is the event count when it was
@@ -22,7 +19,6 @@ class Decision:
         self.id = id
 
 
-@dataclass(frozen=True, slots=True)
 class DecisionSpec:
     """Everything the engine knows about one kind of decision.
 
@@ -42,13 +38,16 @@ class DecisionSpec:
       "Timeout defaults").
     """
 
-    kind: str
-    answers: frozenset
-    prompt: str
-    options: Callable
-    handle: Callable
-    default: Callable
-    consequences: frozenset = frozenset()
+    __slots__ = ("kind", "answers", "prompt", "options", "handle", "default", "consequences")
+
+    def __init__(self, kind: str, *, answers, prompt: str, options, handle, default, consequences=()):
+        self.kind = kind
+        self.answers = frozenset(answers)
+        self.prompt = prompt
+        self.options = options
+        self.handle = handle
+        self.default = default
+        self.consequences = frozenset(consequences)
 
 
 def decision_table(*specs: DecisionSpec) -> dict[str, DecisionSpec]:

@@ -9,8 +9,6 @@ Each game reads its own files (``read_scenario`` of its rules, in
 plays them.
 """
 
-from typing import Callable, NamedTuple
-
 from games.kinds import KIND_NAMES, rules_of
 
 from .errors import IllegalMove
@@ -20,14 +18,17 @@ class MalformedScenario(ValueError):
     """The input is not a scenario: the message says which part and why."""
 
 
-class Scenario(NamedTuple):
+class Scenario:
     """A scenario as its game read it: the players, a call that makes the
     starting events, the steps, and the dealer that decides every draw."""
 
-    players: list
-    start: Callable[[], list]
-    steps: list
-    dealer: object
+    __slots__ = ("players", "start", "steps", "dealer")
+
+    def __init__(self, players: list, start, steps: list, dealer):
+        self.players = players
+        self.start = start
+        self.steps = steps
+        self.dealer = dealer
 
 
 def run(data, view: str | None = None, with_events: bool = False) -> dict:

@@ -52,7 +52,7 @@ def _turn_options(state: CoupState, player):
                 found.extend({"act": "convert", "target": q.name} for q in others)
         if "patronage" in table.turn_actions:
             found.extend({"act": "patronage", "target": q.name} for q in others)
-    targets = None
+    targets = names = None
     for act, cost in table.aimed_costs:
         if coins < cost or (act != "coup" and coins >= FORCED_COUP_COINS):
             continue
@@ -61,13 +61,14 @@ def _turn_options(state: CoupState, player):
                 targets = others
             else:
                 targets = [q for q in others if not faction_forbids(state, player, q)]
+            names = [q.name for q in targets]
         # List comprehensions rather than generators: Python 3.12+ inlines them.
         if act in table.declared:
-            found += [{"act": act, "target": t.name, "name": c} for t in targets for c in table.characters]
-        elif act == "steal":
-            found += [{"act": act, "target": t.name, "coins": stolen(t)} for t in targets]
+            found += [{"act": act, "target": t, "name": c} for t in names for c in table.characters]
+        elif act == "steal":  # a Steal carries the coins it takes
+            found += [{"act": act, "target": q.name, "coins": stolen(q)} for q in targets]
         else:
-            found += [{"act": act, "target": t.name} for t in targets]
+            found += [{"act": act, "target": t} for t in names]
     return found
 
 

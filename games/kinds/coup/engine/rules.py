@@ -33,7 +33,8 @@ def blockers_of(state: CoupState, action) -> list:
 
 def stolen(target) -> int:
     """The coins a Steal takes from ``target``: 2, or as many as they have."""
-    return min(STEAL_COINS, target.coins)
+    coins = target.coins
+    return coins if coins < STEAL_COINS else STEAL_COINS
 
 
 def challenged_claim(state: CoupState):
