@@ -100,9 +100,11 @@ class Rules:
 
     A game's subclass sets ``kind``, ``min_players``, ``max_players``, ``Flow``,
     ``State``, ``long_game`` and the functions ``check_config``, ``setup``,
-    ``dump``/``load``, ``view``, ``omniscient_view``, ``winners`` and
-    ``read_scenario``. The contract of each member is in ``GameKind``; the two
-    members only the engine's own tools use are:
+    ``dump``/``load``, ``shown``, ``winners`` and ``read_scenario``. The contract of
+    each member is in ``GameKind``; those only the engine itself uses are:
+
+    - ``shown(state, viewer, omniscient)``: the game's view, as ``view`` (what
+      ``viewer`` may see) or as ``omniscient_view`` (everything) asks for it.
 
     - ``read_scenario(data)``: a scenario file of this game (docs/scenarios.md) as
       ``(players, starting events, steps, dealer)``; raises ``MalformedScenario``.
@@ -137,6 +139,12 @@ class Rules:
     def timeout(self, state, dealer=None) -> list:
         return self.Flow(state, dealer or LiveDealer()).timeout()
 
+    def view(self, state, viewer: str) -> dict:
+        return self.shown(state, viewer, omniscient=False)
+
+    def omniscient_view(self, state) -> dict:
+        return self.shown(state, None, omniscient=True)
+
     def set_preferences(self, state, player: str, preferences: dict, dealer=None) -> list:
         """A game whose players keep no preferences takes none."""
         return []
@@ -159,3 +167,8 @@ class Rules:
     @staticmethod
     def is_over(state) -> bool:
         return state.over
+
+
+def awaited_view(state) -> list[dict]:
+    """The decisions awaited, in seat order, as every view shows them."""
+    return [{"player": p.name, "decision": state.awaiting[p.name].kind} for p in state.players if p.name in state.awaiting]

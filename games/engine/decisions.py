@@ -55,3 +55,21 @@ def decision_table(*specs: DecisionSpec) -> dict[str, DecisionSpec]:
     table = {spec.kind: spec for spec in specs}
     assert len(table) == len(specs), "a decision kind is declared twice"
     return table
+
+
+def fixed_options(*options: dict):
+    """``options`` of a decision whose legal answers never depend on the state."""
+
+    def options_of(state, player) -> list[dict]:
+        return list(options)
+
+    return options_of
+
+
+def fixed_answer(command: dict):
+    """``default`` of a decision that a deadline always answers the same way."""
+
+    def answer(state, player, dealer) -> dict:
+        return dict(command)
+
+    return answer

@@ -15,7 +15,7 @@ from .flow import Flow
 from .scenario import read_scenario
 from .setup import check_config, setup_events
 from .state import CoupState, from_json, to_json
-from .view import omniscient_view, view
+from .view import shown
 
 
 def _patient(rng, options):
@@ -32,8 +32,7 @@ class CoupRules(Rules):
     check_config = staticmethod(check_config)
     dump = staticmethod(to_json)
     load = staticmethod(from_json)
-    view = staticmethod(view)
-    omniscient_view = staticmethod(omniscient_view)
+    shown = staticmethod(shown)
     read_scenario = staticmethod(read_scenario)
     long_game = (MAX_PLAYERS, _patient)
 

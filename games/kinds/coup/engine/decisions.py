@@ -13,7 +13,7 @@ must not mutate them.
 
 from itertools import combinations
 
-from games.engine.decisions import DecisionSpec, decision_table
+from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
 
@@ -28,11 +28,20 @@ ALLOW, CHALLENGE, CONCEDE = {"act": "allow"}, {"act": "challenge"}, {"act": "con
 # hand holds none of the character it disclaims.
 PROVE_OPTIONS = {card: {"act": "prove", "claim": card} for card in CHARACTERS}
 DISPROVE_OPTIONS = {card: {"act": "prove", "disclaims": card} for card in CHARACTERS}
-EXAMINE_OPTIONS = ({"act": "give_back"}, {"act": "force_exchange"})
-INHERITANCE_OPTIONS = ({"act": "claim_inheritance"}, {"act": "decline"})
-LOSE_OPTIONS = {card: {"act": "lose", "card": card} for card in CHARACTERS}
-SHOW_OPTIONS = {card: {"act": "show", "card": card} for card in CHARACTERS}
-DRAFT_OPTIONS = {card: {"act": "draft_keep", "card": card} for card in CHARACTERS}
+
+
+def _one_card_of_the_hand(act: str):
+    """The options and the default of a decision answered by naming one of the
+    player's face-down cards (lose, show, draft): a deadline picks one at random."""
+    by_card = {card: {"act": act, "card": card} for card in CHARACTERS}
+
+    def options(state: CoupState, player) -> list[dict]:
+        return [by_card[card] for card in sorted(set(player.hand))]
+
+    def default(state: CoupState, player, dealer) -> dict:
+        return {"act": act, "card": dealer.pick(player.hand)}
+
+    return options, default
 
 
 # ---- turn: the player's action ----------------------------------------------------------
@@ -155,15 +164,15 @@ def _checked_target(flow, player, command, required: bool):
 
 TURN = DecisionSpec(
     "turn",
-    answers=frozenset(
-        ("income", "foreign_aid", "tax", "exchange", "embezzle", "coup", "assassinate", "steal", "examine",
-         "convert", "patronage")
+    answers=(
+        "income", "foreign_aid", "tax", "exchange", "embezzle", "coup", "assassinate", "steal", "examine", "convert",
+        "patronage",
     ),
     prompt=_("choose your action"),
     options=_turn_options,
     handle=_declare,
     default=_turn_default,
-    consequences=frozenset(("coins", "draws")),
+    consequences=("coins", "draws"),
 )
 
 
@@ -191,10 +200,6 @@ def _respond_options(state: CoupState, player):
 
 def _block_options(state: CoupState, player):
     return [ALLOW, *_blocks(state, player)]
-
-
-def _allow(state: CoupState, player, dealer) -> dict:
-    return {"act": "allow"}
 
 
 def _respond(flow, player, command):
@@ -289,20 +294,20 @@ def _block(flow, player, command):
 
 RESPOND = DecisionSpec(
     "respond",
-    answers=frozenset(("allow", "challenge", "block")),
+    answers=("allow", "challenge", "block"),
     prompt=_("respond"),
     options=_respond_options,
     handle=_respond,
-    default=_allow,
+    default=fixed_answer(ALLOW),
 )
 
 BLOCK = DecisionSpec(
     "block",
-    answers=frozenset(("allow", "block")),
+    answers=("allow", "block"),
     prompt=_("decide whether to block"),
     options=_block_options,
     handle=_respond,
-    default=_allow,
+    default=fixed_answer(ALLOW),
 )
 
 
@@ -350,24 +355,19 @@ def _challenged(flow, player, command):
 
 CHALLENGED = DecisionSpec(
     "challenged",
-    answers=frozenset(("prove", "concede")),
+    answers=("prove", "concede"),
     prompt=_("prove the claim or concede"),
     options=_challenged_options,
     handle=_challenged,
     default=_challenged_default,
-    consequences=frozenset(("claim", "disclaims")),
+    consequences=("claim", "disclaims"),
 )
 
 
 # ---- lose: turn an influence face up -------------------------------------------------------
 
 
-def _lose_options(state: CoupState, player):
-    return [LOSE_OPTIONS[card] for card in sorted(set(player.hand))]
-
-
-def _lose_default(state: CoupState, player, dealer) -> dict:
-    return {"act": "lose", "card": dealer.pick(player.hand)}
+_lose_options, _lose_default = _one_card_of_the_hand("lose")
 
 
 def _lose(flow, player, command):
@@ -380,7 +380,7 @@ def _lose(flow, player, command):
 
 LOSE = DecisionSpec(
     "lose",
-    answers=frozenset(("lose",)),
+    answers=("lose",),
     prompt=_("choose an influence to lose"),
     options=_lose_options,
     handle=_lose,
@@ -421,7 +421,7 @@ def _keep(flow, player, command):
 
 KEEP = DecisionSpec(
     "keep",
-    answers=frozenset(("keep",)),
+    answers=("keep",),
     prompt=_("choose the cards to keep"),
     options=_keep_options,
     handle=_keep,
@@ -432,12 +432,7 @@ KEEP = DecisionSpec(
 # ---- show: an examined player shows a card -------------------------------------------------
 
 
-def _show_options(state: CoupState, player):
-    return [SHOW_OPTIONS[card] for card in sorted(set(player.hand))]
-
-
-def _show_default(state: CoupState, player, dealer) -> dict:
-    return {"act": "show", "card": dealer.pick(player.hand)}
+_show_options, _show_default = _one_card_of_the_hand("show")
 
 
 def _show(flow, player, command):
@@ -451,7 +446,7 @@ def _show(flow, player, command):
 
 SHOW = DecisionSpec(
     "show",
-    answers=frozenset(("show",)),
+    answers=("show",),
     prompt=_("choose a card to show"),
     options=_show_options,
     handle=_show,
@@ -460,14 +455,6 @@ SHOW = DecisionSpec(
 
 
 # ---- examine: the examiner gives the card back or forces an exchange ---------------------
-
-
-def _examine_options(state: CoupState, player):
-    return list(EXAMINE_OPTIONS)
-
-
-def _examine_default(state: CoupState, player, dealer) -> dict:
-    return {"act": "give_back"}
 
 
 def _examine(flow, player, command):
@@ -486,23 +473,15 @@ def _examine(flow, player, command):
 
 EXAMINE = DecisionSpec(
     "examine",
-    answers=frozenset(("give_back", "force_exchange")),
+    answers=("give_back", "force_exchange"),
     prompt=_("give the card back or force an exchange"),
-    options=_examine_options,
+    options=fixed_options({"act": "give_back"}, {"act": "force_exchange"}),
     handle=_examine,
-    default=_examine_default,
+    default=fixed_answer({"act": "give_back"}),
 )
 
 
 # ---- inheritance: claim the Lawyer or decline (Lawyer variant) -------------------------
-
-
-def _inheritance_options(state: CoupState, player):
-    return list(INHERITANCE_OPTIONS)
-
-
-def _inheritance_default(state: CoupState, player, dealer) -> dict:
-    return {"act": "decline"}
 
 
 def _inheritance(flow, player, command):
@@ -513,23 +492,18 @@ def _inheritance(flow, player, command):
 
 INHERITANCE = DecisionSpec(
     "inheritance",
-    answers=frozenset(("claim_inheritance", "decline")),
+    answers=("claim_inheritance", "decline"),
     prompt=_("claim the inheritance or decline"),
-    options=_inheritance_options,
+    options=fixed_options({"act": "claim_inheritance"}, {"act": "decline"}),
     handle=_inheritance,
-    default=_inheritance_default,
+    default=fixed_answer({"act": "decline"}),
 )
 
 
 # ---- draft: keep one card of a set (two-player draft) ----------------------------------
 
 
-def _draft_options(state: CoupState, player):
-    return [DRAFT_OPTIONS[card] for card in sorted(set(player.hand))]
-
-
-def _draft_default(state: CoupState, player, dealer) -> dict:
-    return {"act": "draft_keep", "card": dealer.pick(player.hand)}
+_draft_options, _draft_default = _one_card_of_the_hand("draft_keep")
 
 
 def _draft(flow, player, command):
@@ -549,7 +523,7 @@ def _draft(flow, player, command):
 
 DRAFT = DecisionSpec(
     "draft",
-    answers=frozenset(("draft_keep",)),
+    answers=("draft_keep",),
     prompt=_("choose the card to keep"),
     options=_draft_options,
     handle=_draft,

@@ -1,26 +1,22 @@
 """What one player may see of a Coup game: the only way state leaves the engine.
 
-``view(state, viewer)`` hides every card ``viewer`` could not see at the table:
-other hands and exchange draws become counts, the court a count, and a card shown
-in an examination is visible only to the two players involved. Any name that is
-not a player's (``common.PUBLIC``, ``None``) sees only what is public: the view
-fails closed. ``omniscient_view(state)`` shows everything, and is for
-finished-game replays and scenario files only.
+``shown`` is the game's ``view`` and ``omniscient_view`` (``common.Rules``). A
+view for ``viewer`` hides every card ``viewer`` could not see at the table: other
+hands and exchange draws become counts, the court a count, and a card shown in an
+examination is visible only to the two players involved. Any name that is not a
+player's (``common.PUBLIC``, ``None``) sees only what is public: the view fails
+closed. The omniscient view shows everything, and is for finished-game replays
+and scenario files only.
 """
+
+from games.engine.common import awaited_view
 
 from .rules import stolen
 from .state import CoupState
 
 
-def view(state: CoupState, viewer: str) -> dict:
-    return _view(state, viewer, omniscient=False)
-
-
-def omniscient_view(state: CoupState) -> dict:
-    return _view(state, None, omniscient=True)
-
-
-def _view(state: CoupState, viewer, omniscient: bool) -> dict:
+def shown(state: CoupState, viewer, omniscient: bool) -> dict:
+    """What ``viewer`` may see of ``state``, or everything when ``omniscient``."""
     players = []
     for p in state.players:
         own = omniscient or viewer == p.name
@@ -40,11 +36,7 @@ def _view(state: CoupState, viewer, omniscient: bool) -> dict:
         "court": list(state.court) if omniscient else len(state.court),
         "reserve": state.reserve,
         "turn": state.turn.name if state.turn is not None else None,
-        "awaiting": [
-            {"player": p.name, "decision": state.awaiting[p.name].kind}
-            for p in state.players
-            if p.name in state.awaiting
-        ],
+        "awaiting": awaited_view(state),
         "winner": state.winner,
     }
     if "two_player_draft" in state.variants:

@@ -33,7 +33,7 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .scenario import read_scenario
 from .setup import check_config, setup_events
 from .state import KobayakawaState, from_json, to_json
-from .view import omniscient_view, view
+from .view import shown
 
 
 def _shy(rng, options):
@@ -51,8 +51,7 @@ class KobayakawaRules(Rules):
     check_config = staticmethod(check_config)
     dump = staticmethod(to_json)
     load = staticmethod(from_json)
-    view = staticmethod(view)
-    omniscient_view = staticmethod(omniscient_view)
+    shown = staticmethod(shown)
     read_scenario = staticmethod(read_scenario)
     long_game = (MAX_PLAYERS, _shy)
 

@@ -7,27 +7,18 @@ leaves the state untouched. The option dicts below are shared constants: callers
 must not mutate them.
 """
 
-from games.engine.decisions import DecisionSpec, decision_table
+from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
 
 from .rules import CARDS, bet_cost, is_card
 from .state import KobayakawaState
 
-TURN_OPTIONS = ({"act": "draw"}, {"act": "flip"})
 DISCARD_OPTIONS = {card: {"act": "discard", "card": card} for card in CARDS}
 PASS = {"act": "pass"}
 
 
 # ---- turn: stage 1, draw a card or flip a new Kobayakawa card ---------------------------
-
-
-def _turn_options(state: KobayakawaState, player):
-    return list(TURN_OPTIONS)
-
-
-def _flip(state: KobayakawaState, player, dealer) -> dict:
-    return {"act": "flip"}
 
 
 def _turn(flow, player, command):
@@ -43,11 +34,11 @@ def _turn(flow, player, command):
 
 TURN = DecisionSpec(
     "turn",
-    answers=frozenset(("draw", "flip")),
+    answers=("draw", "flip"),
     prompt=_("draw a card or flip a new Kobayakawa card"),
-    options=_turn_options,
+    options=fixed_options({"act": "draw"}, {"act": "flip"}),
     handle=_turn,
-    default=_flip,
+    default=fixed_answer({"act": "flip"}),
 )
 
 
@@ -74,7 +65,7 @@ def _discard(flow, player, command):
 
 DISCARD = DecisionSpec(
     "discard",
-    answers=frozenset(("discard",)),
+    answers=("discard",),
     prompt=_("choose the card to discard"),
     options=_discard_options,
     handle=_discard,
@@ -90,10 +81,6 @@ def _bet_options(state: KobayakawaState, player):
     return [{"act": "bet", "medals": bet_cost(state, player)}, PASS]
 
 
-def _pass(state: KobayakawaState, player, dealer) -> dict:
-    return {"act": "pass"}
-
-
 def _bet(flow, player, command):
     if command["act"] == "bet":
         flow.emit("kobayakawa.bet.placed", {"player": player.name, "medals": bet_cost(flow.state, player)})
@@ -104,12 +91,12 @@ def _bet(flow, player, command):
 
 BET = DecisionSpec(
     "bet",
-    answers=frozenset(("bet", "pass")),
+    answers=("bet", "pass"),
     prompt=_("bet or pass"),
     options=_bet_options,
     handle=_bet,
-    default=_pass,
-    consequences=frozenset(("medals",)),
+    default=fixed_answer(PASS),
+    consequences=("medals",),
 )
 
 

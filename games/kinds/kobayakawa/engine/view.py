@@ -1,26 +1,22 @@
 """What one player may see of a Kobayakawa game: the only way state leaves the engine.
 
-``view(state, viewer)`` shows ``viewer`` their own card (and the card they just
-drew), and another player's card only once it was shown at a showdown: a lone
-bettor wins without showing theirs. The deck is a count. Discards, the
-Kobayakawa card (and the cards it covers), medals and bets are public. Any name
-that is not a player's sees only what is public: the view fails closed.
-``omniscient_view(state)`` shows every card and the deck in order, and is for
-finished-game replays and scenario files only.
+``shown`` is the game's ``view`` and ``omniscient_view`` (``common.Rules``). A
+view for ``viewer`` shows them their own card (and the card they just drew), and
+another player's card only once it was shown at a showdown: a lone bettor wins
+without showing theirs. The deck is a count. Discards, the Kobayakawa card (and
+the cards it covers), medals and bets are public. Any name that is not a
+player's sees only what is public: the view fails closed. The omniscient view
+shows every card and the deck in order, and is for finished-game replays and
+scenario files only.
 """
+
+from games.engine.common import awaited_view
 
 from .state import KobayakawaState, _copy
 
 
-def view(state: KobayakawaState, viewer: str) -> dict:
-    return _view(state, viewer, omniscient=False)
-
-
-def omniscient_view(state: KobayakawaState) -> dict:
-    return _view(state, None, omniscient=True)
-
-
-def _view(state: KobayakawaState, viewer, omniscient: bool) -> dict:
+def shown(state: KobayakawaState, viewer, omniscient: bool) -> dict:
+    """What ``viewer`` may see of ``state``, or everything when ``omniscient``."""
     players = []
     for p in state.players:
         own = omniscient or viewer == p.name
@@ -50,11 +46,7 @@ def _view(state: KobayakawaState, viewer, omniscient: bool) -> dict:
         "last_round": state.last,
         "first": state.first,
         "stage": state.stage,
-        "awaiting": [
-            {"player": p.name, "decision": state.awaiting[p.name].kind}
-            for p in state.players
-            if p.name in state.awaiting
-        ],
+        "awaiting": awaited_view(state),
         "previous": _copy(state.previous),  # a copy: a view never shares the state's objects
         "winner": (winners[0] if len(winners) == 1 else list(winners)) if state.over else None,
     }
