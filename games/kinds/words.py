@@ -50,7 +50,7 @@ class Story:
         return self.viewer is not None and player == self.viewer
 
 
-def visible(event, viewer) -> tuple[str, dict]:
+def _visible(event, viewer) -> tuple[str, dict]:
     """(type, fields the viewer may see) for an engine ``Event``, a stored event
     (``{"type", "data", "secret", "seen_by"}``) or an already filtered one
     (``{"type", "data"}`` without ``secret``)."""
@@ -67,7 +67,7 @@ def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
     sequence number of each event; ``turn_kind`` starts a new turn (or round)."""
     told = []
     for position, event in enumerate(events):
-        kind, data = visible(event, story.viewer)
+        kind, data = _visible(event, story.viewer)
         seq = event.get("seq", position) if isinstance(event, dict) else position
         teller = tellers.get(kind)
         text = teller(story, data) if teller else ""

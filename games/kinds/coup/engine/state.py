@@ -1,8 +1,8 @@
 """The Coup game state and the fold that builds it from events.
 
 ``apply`` is the only code that changes a state, one event at a time, and holds no
-rules: every decision was taken when the event was made (see ``flow.py``). Replaying
-the same events always rebuilds the same state.
+rules: every decision was taken when the event was made (see ``decisions.py`` and
+``flow.py``). Replaying the same events always rebuilds the same state.
 """
 
 from games.engine.decisions import Decision

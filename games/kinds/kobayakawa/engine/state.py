@@ -1,8 +1,8 @@
 """The Kobayakawa game state and the fold that builds it from events.
 
 ``apply`` is the only code that changes a state, one event at a time, and holds no
-rules: every decision was taken when the event was made (see ``flow.py``).
-Replaying the same events always rebuilds the same state.
+rules: every decision was taken when the event was made (see ``decisions.py`` and
+``flow.py``). Replaying the same events always rebuilds the same state.
 
 Medals are always somewhere: with a player (``medals``), bet in front of a player
 this round (``bet``), in the ``centre``, or back in the ``box`` (the medals of a
