@@ -116,6 +116,10 @@ class Rules:
     min_players: int
     max_players: int
 
+    def __init__(self):
+        # Each decision's options, by decision kind: ``options`` runs at every answer.
+        self._options = {kind: spec.options for kind, spec in self.Flow.DECISIONS.items()}
+
     def new_state(self):
         return self.State()
 
@@ -157,7 +161,7 @@ class Rules:
         decision = state.awaiting.get(player)
         if decision is None:
             return []
-        return self.Flow.DECISIONS[decision.kind].options(state, state.by_name[player])
+        return self._options[decision.kind](state, state.by_name[player])
 
     @staticmethod
     def awaiting(state) -> list:
