@@ -105,9 +105,8 @@ class Rules:
 
     - ``shown(state, viewer, omniscient)``: the game's view, as ``view`` (what
       ``viewer`` may see) or as ``omniscient_view`` (everything) asks for it.
-
     - ``read_scenario(data)``: a scenario file of this game (docs/scenarios.md) as
-      ``(players, starting events, steps, dealer)``; raises ``MalformedScenario``.
+      a ``scenario.Scenario``; raises ``MalformedScenario``.
     - ``long_game``: ``(players, choose)``, the most players and a way of choosing
       among options that makes a long game (the replay benchmark).
     """
