@@ -76,8 +76,8 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 def character_choices() -> list[tuple[str, str]]:
-    from games.engine.coup.cards import CHARACTERS
-    from games.labels import card_name
+    from games.kinds.coup.engine.cards import CHARACTERS
+    from games.kinds.coup.words.names import card_name
 
     return [(card, card_name(card)) for card in CHARACTERS]
 

@@ -1,5 +1,5 @@
 """A player's profile: the name shown at the table, the language and time zone of
-pages and emails, and the standing answers the engine gives for them (RULES.md §1)."""
+pages and emails, and the standing answers the engine gives for them (docs/rules.md §1)."""
 
 import zoneinfo
 
@@ -41,7 +41,7 @@ class Profile(models.Model):
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone],
         help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
     )
-    # Standing answers (RULES.md §1): the engine answers for the player at once, in
+    # Standing answers (docs/rules.md §1): the engine answers for the player at once, in
     # both branches, so how soon a decision is answered reveals nothing of a hand.
     always_prove = models.BooleanField(
         _("always prove when I can"), default=False,

@@ -39,7 +39,7 @@ from django.utils import timezone  # noqa: E402
 
 from accounts.models import profile_of  # noqa: E402
 from games import services  # noqa: E402
-from games.engine import GAMES  # noqa: E402
+from games.kinds import KINDS  # noqa: E402
 from games.engine.dealer import SeededDealer  # noqa: E402
 from games.models import Event, Game, Seat, player_name  # noqa: E402
 from games.results import game_results_record  # noqa: E402
@@ -67,7 +67,7 @@ def make_users(tag: str, count: int):
 
 def random_log(rng, players: int, variants) -> list:
     """A random legal game to its end, seats named as the service names them."""
-    engine = GAMES["coup"]
+    engine = KINDS["coup"]
     dealer = SeededDealer(rng.random())
     names = [player_name(i) for i in range(players)]
     events = engine.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
@@ -82,7 +82,7 @@ def random_log(rng, players: int, variants) -> list:
 
 def build_finished(rng, me, others, count: int) -> float:
     """``count`` finished games of ``me``; returns the seconds recording results took."""
-    engine = GAMES["coup"]
+    engine = KINDS["coup"]
     now = timezone.now()
     recording = 0.0
     for index in range(count):
@@ -121,7 +121,7 @@ def build_active(rng, me, others, count: int) -> None:
         for _move in range(rng.randint(0, 12)):
             game.refresh_from_db()
             state = game_state(game)
-            engine = GAMES[game.kind]
+            engine = KINDS[game.kind]
             if engine.is_over(state):
                 break
             name, _kind, version = rng.choice(engine.awaiting(state))

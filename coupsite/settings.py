@@ -29,6 +29,7 @@ from coupsite.env import (
     mailer_config,
     secret_key_problem,
 )
+from games.kinds import APPS as GAME_KIND_APPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "outbox",
+    *GAME_KIND_APPS,  # each game kind is an app, for its templates and template tags
 ]
 
 MIDDLEWARE = [

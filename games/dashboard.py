@@ -19,7 +19,7 @@ that fetches the player's open games, and asks the engine ``awaiting`` and
 ``view``: nothing is stored twice, so nothing can disagree with the game page, and
 20 snapshots load in well under a millisecond each. What a seat is asked is still
 only read through ``view(state, player)``, the door state leaves the engine by,
-and put in words by the game's presenter (``waits_for``, ``last_action``).
+and put in words by the game's kind (``waits_for``, ``last_action``).
 
 Finished games are never replayed here: ``games/results.py`` stores a
 ``SeatResult`` per seat once, when the game ends, and the statistics are aggregate
@@ -38,11 +38,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games import labels
-from games.engine import GAMES
 from games.forms import number_in
+from games.kinds import KINDS, variant_name
 from games.models import Event, Game, Invitation, Seat, SeatResult
-from games.presenters import game_choices, presenter_for
 from games.selectors import GameUnreadable, display_name, game_state
 from games.services import game_attention_mark
 
@@ -54,16 +52,16 @@ CLASSIC = "classic"  # the variant filter's value for games without variants
 
 
 def game_name(kind) -> str:
-    return str(presenter_for(kind).name)
+    return str(KINDS[kind].name)
 
 
 def variant_names(kind, variants) -> list[str]:
-    return presenter_for(kind).variant_names(variants)
+    return KINDS[kind].variant_names(variants)
 
 
 def last_action_types() -> list[str]:
     """The events that start a turn's action, in every game: "the last action"."""
-    return [t for kind, _name in game_choices() for t in getattr(presenter_for(kind), "last_action_types", ())]
+    return [t for kind in KINDS.values() for t in kind.last_action_types]
 
 
 # ---- the home page -----------------------------------------------------------------------
@@ -119,11 +117,10 @@ def _open_games(user) -> list[Game]:
 
 
 def _active_row(game: Game, seat: Seat, names: dict) -> dict:
-    engine = GAMES[game.kind]
-    presenter = presenter_for(game.kind)
+    game_kind = KINDS[game.kind]
     state = game_state(game)
-    view = engine.view(state, seat.player)
-    awaited = {name: kind for name, kind, _version in engine.awaiting(state)}
+    view = game_kind.view(state, seat.player)
+    awaited = {name: kind for name, kind, _version in game_kind.awaiting(state)}
     turn = view.get("turn")
     others = [names.get(name, name) for name in awaited if name != seat.player and name != turn]
     return {
@@ -131,12 +128,12 @@ def _active_row(game: Game, seat: Seat, names: dict) -> dict:
         "name": game_name(game.kind),
         "variants": variant_names(game.kind, game.variants),
         "players": [names[s.player] for s in game.seats.all()],
-        "waits_for": presenter.waits_for(awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
+        "waits_for": game_kind.waits_for(awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
         "turn": (_("Your turn") if turn == seat.player else _("%(player)s's turn") % {"player": names.get(turn, turn)})
         if turn
         else "",
         "also_waiting": others,
-        "last_action": presenter.last_action(game.last_action, names, seat.player),
+        "last_action": game_kind.last_action(game.last_action, names, seat.player),
         "last_action_at": game.last_action_at,
         "paused": game.paused_remaining is not None,
     }
@@ -264,7 +261,7 @@ def past_games(user, params) -> dict:
         "rows": _past_rows(page.object_list, user),
         "filters": {
             "games": [(k, game_name(k)) for k in kinds],
-            "variants": [(CLASSIC, _("Classic"))] + [(v, labels.variant_name(v)) for v in variants],
+            "variants": [(CLASSIC, _("Classic"))] + [(v, variant_name(v)) for v in variants],
             "opponents": [(o["user"].pk, o["name"]) for o in opponents],
             "game": kind,
             "variant": variant,
@@ -337,7 +334,7 @@ def statistics(user) -> dict:
         "total": total,
         "by_game": [_rate_row(game_name(kind), counts) for kind, counts in sorted(by_kind.items())],
         "by_variant": [
-            _rate_row(_("Classic") if v == CLASSIC else labels.variant_name(v), counts)
+            _rate_row(_("Classic") if v == CLASSIC else variant_name(v), counts)
             for v, counts in sorted(by_variant.items(), key=lambda item: (item[0] != CLASSIC, item[0]))
         ],
         "by_players": _bars(

@@ -22,8 +22,8 @@ from accounts.mail import address_opt_in, address_opt_out, address_scope
 from accounts.models import AddressOptOut, EmailMode, profile_of
 
 from . import pages, services
+from .kinds import KINDS
 from .models import Game, Seat
-from .presenters import presenter_for
 from .selectors import table_for
 from .tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
 
@@ -54,10 +54,10 @@ def answer(request, token):
             return _passed(request, game)
         except services.ServiceError as refused:
             return _passed(request, game, refused.message)
-        context = {"game": game, "game_name": presenter_for(game.kind).name, "done": True}
+        context = {"game": game, "game_name": KINDS[game.kind].name, "done": True}
         return render(request, "games/answer.html", {**context, "played": _told_since(game, before)})
     kind = next(e["decision"] for e in table["view"]["awaiting"] if e["player"] == seat.player)
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
     context = {
         **pages.table_context(table),
@@ -73,7 +73,7 @@ def _passed(request, game: Game, message: str | None = None):
     the game, nothing of the table (the game page asks its player to sign in)."""
     context = {
         "game": game,
-        "game_name": presenter_for(game.kind).name,
+        "game_name": KINDS[game.kind].name,
         "error": message or _("This decision has already passed. Open the game to see where it stands."),
     }
     return render(request, "games/answer.html", context, status=409)
@@ -84,7 +84,7 @@ def _told_since(game: Game, version: int) -> list[str]:
     what it caused), as told to someone not seated: no face-down card."""
     game.refresh_from_db()
     public = table_for(game, None)
-    lines = presenter_for(game.kind).history_lines(public["events"], None, public["names"])
+    lines = KINDS[game.kind].history_lines(public["events"], None, public["names"])
     return [line.text for line in lines if line.seq >= version]
 
 

@@ -23,9 +23,8 @@ from django.utils import timezone, translation
 from accounts.mail import mail_refused
 from accounts.models import EmailMode, profile_of
 
-from .engine import GAMES, replay
+from .kinds import KINDS
 from .models import Event, Game, Invitation, Seat
-from .presenters import presenter_for
 from .selectors import display_name, game_state, player_names, table_for
 from .tokens import answer_token, reply_address, stop_token, unsubscribe_token
 
@@ -79,7 +78,7 @@ def _send(
 
 
 def _game_context(game: Game) -> dict:
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     return {
         "game": game,
         "game_name": presenter.name,
@@ -105,7 +104,7 @@ def send_invitation(invitation_id: int) -> None:
         "inviter": display_name(inviter),
         "game": invitation.game,
         "link": absolute(reverse("invitation", args=[invitation.token])),
-        "game_name": presenter_for(invitation.game.kind).name,
+        "game_name": KINDS[invitation.game.kind].name,
     }
     to = invited.email if invited is not None else invitation.email
     _send("invitation", to, context, language=profile_of(invited or inviter).language)
@@ -119,12 +118,12 @@ def emails_for_update(game_id: int, before: int, after: int) -> list[tuple[str, 
     ``(name, arguments)`` for ``UPDATE_EMAILS``: a decision email to each player
     newly awaited, and news of the start, an elimination or the end."""
     game = Game.objects.get(pk=game_id)
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     payloads = list(Event.objects.filter(game=game, seq__lt=after).order_by("seq").values_list("payload", flat=True))
-    state = replay(game.kind, payloads)
+    state = engine.replay(payloads)
     new = payloads[before:]
     asked = {player: version for player, _kind, version in engine.awaiting(state) if version >= before}
-    out_events = presenter_for(game.kind).out_events
+    out_events = engine.out_events
     eliminated = {e["data"]["player"] for e in new if e["type"] in out_events}
     finished = engine.is_over(state)
     found = []
@@ -145,7 +144,7 @@ def emails_for_update(game_id: int, before: int, after: int) -> list[tuple[str, 
 
 def awaited_seat_ids(game: Game) -> list[int]:
     """The seats whose player the game waits for now."""
-    awaited = {player for player, _kind, _version in GAMES[game.kind].awaiting(game_state(game))}
+    awaited = {player for player, _kind, _version in KINDS[game.kind].awaiting(game_state(game))}
     return [seat.pk for seat in game.seats.all() if seat.player in awaited]
 
 
@@ -155,7 +154,7 @@ def _seat_context(seat: Seat) -> tuple[dict, dict]:
     table = table_for(game, seat.user)
     view = table["view"]
     names = table["names"]
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     lines = presenter.history_lines(table["events"], seat.player, names)
     context = {
         **_game_context(game),
@@ -183,7 +182,7 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
         if not options or options[0]["version"] != decision_version:
             return
         kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
-        presenter = presenter_for(game.kind)
+        presenter = KINDS[game.kind]
         ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
         context.update(
             reminder=reminder,
@@ -203,7 +202,7 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
 
 def send_reminder(seat_id: int, version: int) -> None:
     seat = Seat.objects.select_related("game").get(pk=seat_id)
-    awaited = {p: v for p, _kind, v in GAMES[seat.game.kind].awaiting(game_state(seat.game))}
+    awaited = {p: v for p, _kind, v in KINDS[seat.game.kind].awaiting(game_state(seat.game))}
     if seat.player in awaited:
         send_decision(seat_id, awaited[seat.player], reminder=True)
 
@@ -266,12 +265,12 @@ def send_digest(user_id: int) -> bool:
     with translation.override(profile.language):
         waiting = []
         for seat in seats.order_by("game__deadline_at", "game_id"):
-            awaited = {player: kind for player, kind, _version in GAMES[seat.game.kind].awaiting(game_state(seat.game))}
+            awaited = {player: kind for player, kind, _version in KINDS[seat.game.kind].awaiting(game_state(seat.game))}
             if seat.player in awaited:
                 waiting.append(
                     {
                         **_game_context(seat.game),
-                        "waits_for": presenter_for(seat.game.kind).decision_prompt(awaited[seat.player]),
+                        "waits_for": KINDS[seat.game.kind].decision_prompt(awaited[seat.player]),
                         "deadline": seat.game.deadline_at,
                         "paused": seat.game.paused_remaining is not None,
                     }
@@ -296,7 +295,7 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
         answers, prompt = [], ""
         if table["options"]:
             kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
-            presenter = presenter_for(game.kind)
+            presenter = KINDS[game.kind]
             ctx = presenter.labeler(table["view"], seat.player, names, game.variants)
             prompt = presenter.decision_prompt(kind)
             answers = [

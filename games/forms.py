@@ -4,9 +4,8 @@ numbers the pages send in their query strings."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import labels
-from games.engine import GAMES, IllegalMove
-from games.presenters import game_choices, presenter_for
+from games.engine import IllegalMove
+from games.kinds import KINDS, kind_choices, variant_choices
 from games.translation import translate_illegal_move
 
 def number_in(text: str) -> int | None:
@@ -15,8 +14,9 @@ def number_in(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-# The seat range the field accepts, whatever the game; each game checks its own.
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
+# The seat range the field accepts, from the smallest game to the largest; each game checks its own.
+MIN_PLAYERS = min(kind.min_players for kind in KINDS.values())
+MAX_PLAYERS = max(kind.max_players for kind in KINDS.values())
 
 # Time controls: (turn seconds, response seconds). The turn is the player's own
 # action; a response is everything else (challenge, block, lose a card...).
@@ -72,25 +72,21 @@ class GameCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Built per form so the explanations follow the active language.
-        self.fields["variants"].choices = labels.variant_choices()
-        self.fields["kind"].choices = game_choices()
+        self.fields["variants"].choices = variant_choices()
+        self.fields["kind"].choices = kind_choices()
 
     def clean(self):
         data = super().clean()
         kind = data.get("kind") or "coup"
-        if not presenter_for(kind).has_variants:
-            data["variants"] = []  # the Coup variants ticked before choosing another game
-        variants = set(data.get("variants") or ())
+        game = KINDS.get(kind)
+        if game is not None:  # the variants of another game, ticked before choosing this one
+            data["variants"] = [v for v in data.get("variants") or () if v in game.variant_ids]
         seats = data.get("seat_count")
-        if "two_player_draft" in variants and seats is not None and seats != 2:
-            self.add_error("seat_count", _("The two-player draft needs exactly 2 players."))
-        if "declared_assassination" in variants and "declared_coup" not in variants:
-            self.add_error("variants", _("Declared Assassination is played together with Declared Coup."))
-        if seats is not None and kind in GAMES and not self.errors:
-            try:  # each game's own rules: its seat range, its variants
-                GAMES[kind].check_config([f"p{n + 1}" for n in range(seats)], sorted(variants))
+        if seats is not None and game is not None and not self.errors:
+            try:  # each game's own rules: its seat range, its variants and how they combine
+                game.check_config([f"p{n + 1}" for n in range(seats)], sorted(data["variants"]))
             except IllegalMove as error:
-                self.add_error("seat_count", translate_illegal_move(error, {}))
+                self.add_error(None, translate_illegal_move(error, {}))
         return data
 
     def service_arguments(self) -> dict:

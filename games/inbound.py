@@ -45,7 +45,7 @@ from accounts.models import profile_of
 from outbox import services as outbox
 
 from . import services, tasks
-from .presenters import presenter_for
+from .kinds import KINDS
 from .models import Event, Game, Seat
 from .selectors import table_for
 from .tokens import read_reply_address
@@ -316,7 +316,7 @@ def _play(seat: Seat, line: str, written_at) -> tuple[Outcome, str | None, str]:
         return unclear(
             "stale", _("You wrote before the game asked the question it is waiting for now, so we did not play it.")
         )
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     reply = presenter.read_reply(line, table, game.variants)
     if reply.option is None:
         return unclear(reply.reason, reply.problem, reply.understood)

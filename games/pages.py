@@ -8,20 +8,20 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
-from games.presenters import presenter_for
+from games.kinds import KINDS
 from games.models import Game
 from games.selectors import display_name
 
 
 def table_context(table: dict) -> dict:
     """The template context of the game page (and its live partial): what every
-    game shares here, the table itself from the presenter of the game's kind."""
+    game shares here, the table itself from the game's kind (``games.kinds``)."""
     game = table["game"]
     view = table["view"]
     seat = table["seat"]
     names = table["names"]
     viewer = seat.player if seat else None
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     context = {
         "game": game,
         "seat": seat,
@@ -33,6 +33,7 @@ def table_context(table: dict) -> dict:
         "table_template": presenter.table_template,
         "resign_note": presenter.resign_note,
         "answer_template": presenter.answer_template,
+        "reference_template": presenter.reference_template,
         **presenter.static_context(game.variants),
     }
     if view is None:
@@ -131,7 +132,7 @@ def invitations_shown(game: Game, viewer) -> list[dict]:
 
 def game_summary(game: Game) -> dict:
     """What a game is, for the dashboard, the join page and the waiting room."""
-    presenter = presenter_for(game.kind)
+    presenter = KINDS[game.kind]
     return {
         "game": game,
         "game_name": presenter.name,

@@ -2,19 +2,19 @@
 
 A replay steps through a finished game one history sentence at a time, with
 every hand shown: once a game is over nothing in it is secret any more, so each
-step's table is the engine's omniscient view (``view(state, None)``). That view
+step's table is the engine's omniscient view (``omniscient_view(state)``). That view
 must never reach the page of a game still in play, so ``replay_context`` refuses
 one (and the view answers 404 before asking).
 
-A step is one sentence of ``history.lines`` (told to the viewing player, so
+A step is one sentence of the kind's ``history_lines`` (told to the viewing player, so
 "You drew: Duke" reads as it did during the game). Its table is the state
 folded up to the event of the next sentence, so the bookkeeping that follows a
 sentence (who is awaited, a shuffle) is part of it. The log is read and folded
 once per request, only as far as the step shown: cheap for a single game.
 """
 
-from games.presenters import presenter_for
-from games.engine import GAMES, Event as EngineEvent
+from games.engine.events import Event as EngineEvent
+from games.kinds import KINDS
 from games.models import Event, Game
 from games.selectors import player_names
 
@@ -41,20 +41,19 @@ def replay_context(game: Game, seat, step) -> dict:
     """The template context of step ``step`` of ``game``'s replay, for ``seat``'s player."""
     if not replayable(game):
         raise ReplayRefused(game.pk)
-    engine = GAMES[game.kind]
-    presenter = presenter_for(game.kind)
+    game_kind = KINDS[game.kind]
     names = player_names(game)
     stored = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
-    lines = presenter.history_lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
+    lines = game_kind.history_lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
     count = len(lines)
     number = step_number(step, count)
     until = lines[number].seq if number < count else None  # the event of the next sentence
-    state = engine.new_state()
+    state = game_kind.new_state()
     for seq, payload in stored:
         if until is not None and seq >= until:
             break
-        engine.apply(state, EngineEvent.from_json(payload))
-    view = engine.view(state, None)  # the omniscient view: the game is over
+        game_kind.apply(state, EngineEvent.from_json(payload))
+    view = game_kind.omniscient_view(state)  # the game is over
     return {
         "game": game,
         "seat": seat,
@@ -64,11 +63,11 @@ def replay_context(game: Game, seat, step) -> dict:
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < count else None,
         "lines": [{"number": index, "text": line.text, "turn": line.turn} for index, line in enumerate(lines, 1)],
-        "game_name": presenter.name,
-        "variants": presenter.variant_names(game.variants),
-        "replay_template": presenter.replay_template,
+        "game_name": game_kind.name,
+        "variants": game_kind.variant_names(game.variants),
+        "replay_template": game_kind.replay_template,
         "winner": _winners(view, names),
-        **presenter.replay_table(game, view, seat.player, names),
+        **game_kind.replay_table(game, view, seat.player, names),
     }
 
 

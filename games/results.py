@@ -10,17 +10,14 @@ before this existed get theirs from ``manage.py record_results``.
 What counts:
 
 - **place**: 1 for the winner, then the reverse order of elimination (the last
-  player knocked out is 2nd). A game whose final view has scores (medals) ranks the
-  others by score, ties sharing a place.
+  player knocked out is 2nd). A game whose kind gives scores (Kobayakawa's medals)
+  ranks the others by score, ties sharing a place.
 - **moves**: decisions the player answered (a deadline's default answer counts: the
   game moved on their behalf); resigning is not a move. Read from the engine's own
   ``awaiting()`` before and after each event, so it works for every game.
-- **claims**: characters claimed: an action that needs one (or Embezzlement's
-  claim to hold no Duke), a block, a Lawyer claim to an inheritance.
-- **claims_challenged** / **bluffs_caught**: claims of theirs challenged, and of
-  those the ones they conceded (could not or would not show the card).
-- **challenges_made** / **challenges_won**: challenges they made, and those the
-  claimant conceded (or resigned rather than answer).
+- **claims**, **claims_challenged** / **bluffs_caught**, **challenges_made** /
+  **challenges_won**: each kind counts its own (``GameKind.stats``: Coup's in
+  ``games/kinds/coup/stats.py``); a game without claims leaves them at 0.
 """
 
 from collections import Counter
@@ -28,10 +25,10 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from .engine import GAMES, Event as EngineEvent
-from .engine.coup.cards import Table
+from .engine.common import PUBLIC
+from .engine.events import Event as EngineEvent
+from .kinds import KINDS
 from .models import Event, Game, SeatResult
-
 
 COUNTERS = ("moves", "claims", "claims_challenged", "bluffs_caught", "challenges_made", "challenges_won")
 
@@ -81,64 +78,24 @@ class Tally:
 
 def tally(kind: str, payloads) -> Tally:
     """Fold a stored log (JSON payloads, in order) into a ``Tally``."""
-    engine = GAMES[kind]
-    state = engine.new_state()
+    game_kind = KINDS[kind]
+    state = game_kind.new_state()
     result = Tally()
-    claims = _CoupClaims(result) if kind == "coup" else None
+    events = []
     for payload in payloads:
         event = EngineEvent.from_json(payload)
-        before = {name: version for name, _kind, version in engine.awaiting(state)}
-        engine.apply(state, event)
+        events.append(event)
+        before = {name: version for name, _kind, version in game_kind.awaiting(state)}
+        game_kind.apply(state, event)
         player = event.data.get("player")
         if player in before and not event.type.endswith(".resigned"):
-            after = {name: version for name, _kind, version in engine.awaiting(state)}
+            after = {name: version for name, _kind, version in game_kind.awaiting(state)}
             if after.get(player) != before[player]:
                 result.moves[player] += 1
-        if event.type.endswith(".player.eliminated"):
-            result.eliminated.append(player)
-        if claims is not None:
-            claims.read(event)
-    final = engine.view(state, None)
-    result.players = [entry["name"] for entry in final.get("players", [])]
-    if hasattr(engine, "winners"):
-        result.winners = list(engine.winners(state))
-    else:
-        result.winners = [final["winner"]] if final.get("winner") else []
-    result.scores = {entry["name"]: entry["medals"] for entry in final.get("players", []) if "medals" in entry}
+    result.players = [entry["name"] for entry in game_kind.view(state, PUBLIC)["players"]]
+    result.winners = list(game_kind.winners(state))
+    game_kind.stats(result, events, state)
     return result
-
-
-class _CoupClaims:
-    """Coup's claims and challenges, read event by event."""
-
-    def __init__(self, result: Tally):
-        self.result = result
-        self.table = Table(frozenset())
-        self.challenge = None  # (challenger, claimant) while a challenge is open
-
-    def read(self, event) -> None:
-        data, result = event.data, self.result
-        if event.type == "coup.game.started":
-            self.table = Table(frozenset(data.get("variants", ())))
-        elif event.type == "coup.action.declared":
-            if data["action"] in self.table.claims or data["action"] == "embezzle":
-                result.claims[data["player"]] += 1
-        elif event.type in ("coup.blocked", "coup.inheritance.claimed"):
-            result.claims[data["player"]] += 1
-        elif event.type == "coup.challenged":
-            result.challenges_made[data["player"]] += 1
-            result.claims_challenged[data["claimant"]] += 1
-            self.challenge = (data["player"], data["claimant"])
-        elif event.type == "coup.claim.proved":
-            self.challenge = None
-        elif event.type == "coup.claim.conceded" and self.challenge:
-            challenger, claimant = self.challenge
-            result.challenges_won[challenger] += 1
-            result.bluffs_caught[claimant] += 1
-            self.challenge = None
-        elif event.type == "coup.player.resigned" and self.challenge and self.challenge[1] == data["player"]:
-            result.challenges_won[self.challenge[0]] += 1  # the claim counts as conceded
-            self.challenge = None
 
 
 def game_results_record(*, game: Game) -> list[SeatResult]:

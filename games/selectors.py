@@ -2,8 +2,9 @@
 
 from accounts.models import display_name_of
 
-from .engine import GAMES, Event as EngineEvent, replay
 from .engine.common import PUBLIC
+from .engine.events import Event as EngineEvent
+from .kinds import KINDS
 from .models import Event, Game, Seat
 
 
@@ -19,12 +20,12 @@ class GameUnreadable(Exception):
 def game_state(game: Game):
     """The engine state of ``game``: its cached snapshot, or a replay of its log.
     Raises ``GameUnreadable`` (from the engine's error) when they cannot be read."""
-    engine = GAMES[game.kind]
+    game_kind = KINDS[game.kind]
     payloads = None
     if game.snapshot is None:
         payloads = list(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
     try:
-        return engine.load(game.snapshot) if payloads is None else replay(game.kind, payloads)
+        return game_kind.load(game.snapshot) if payloads is None else game_kind.replay(payloads)
     except Exception as error:  # the engine trusts what it stored: anything it raises here means damage
         raise GameUnreadable(game.pk) from error
 
@@ -53,7 +54,7 @@ def table_for(game: Game, user) -> dict:
     table = {"game": game, "seat": seat, "seats": list(game.seats.select_related("user")), "names": player_names(game)}
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return {**table, "view": None, "options": [], "events": []}
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     state = game_state(game)
     versions = {name: version for name, _kind, version in engine.awaiting(state)}
     options = []

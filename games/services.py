@@ -23,7 +23,8 @@ from accounts.models import AddressOptOut, profile_of
 from outbox import services as outbox
 
 from . import tasks
-from .engine import GAMES, IllegalMove
+from .engine import IllegalMove
+from .kinds import KINDS
 from .models import ChatMessage, Event, Game, Invitation, Seat, player_name
 from .replays import rematch_of
 from .results import game_results_record
@@ -70,7 +71,7 @@ def game_create(
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner)."""
-    engine = GAMES.get(kind)
+    engine = KINDS.get(kind)
     if engine is None:
         raise ServiceError(_("Unknown game."))
     _check(lambda: engine.check_config([player_name(i) for i in range(seat_count)], variants))
@@ -224,13 +225,13 @@ def game_start(*, game: Game, by) -> Game:
             raise ServiceError(_("Wait until every seat is taken."))
         players = [seat.player for seat in seats]
         first = _first_player(game, seats)
-        engine = GAMES[game.kind]
+        engine = KINDS[game.kind]
         events = _check(
             lambda: engine.setup(
                 players=players,
                 variants=game.variants,
                 first=first,
-                first_faction=game.options.get("first_faction", "loyalist"),
+                options=game.options,
             )
         )
         state = engine.new_state()
@@ -260,7 +261,7 @@ def _first_player(game: Game, seats: list) -> str:
 def game_rematch(*, game: Game, by) -> Game:
     """A new game for the players of the finished ``game``, with the same kind,
     variants, seats and time controls: ``by`` hosts it and invites the others'
-    accounts (never showing an address), and the previous winner starts (RULES.md
+    accounts (never showing an address), and the previous winner starts (docs/rules.md
     §1). Asked again (by anyone), it returns the rematch already made rather than
     a second one."""
     with transaction.atomic():
@@ -299,7 +300,7 @@ def decision_submit(*, game: Game, user, command: dict, version: int) -> None:
     """``user`` answers their awaited decision, as they saw it at ``version``."""
     with transaction.atomic():
         game, seat, state = _locked_for_play(game, user)
-        engine = GAMES[game.kind]
+        engine = KINDS[game.kind]
         awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
         if awaited.get(seat.player) != version:
             raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
@@ -319,7 +320,7 @@ def deadline_expire(*, game: Game, version: int) -> bool:
             return False
         if game.deadline_at is None or game.deadline_at > timezone.now():
             return False
-        engine = GAMES[game.kind]
+        engine = KINDS[game.kind]
         state = game_state(game)
         _append(game, state, engine.timeout(state))
     return True
@@ -328,7 +329,7 @@ def deadline_expire(*, game: Game, version: int) -> bool:
 def game_resign(*, game: Game, user) -> None:
     with transaction.atomic():
         game, seat, state = _locked_for_play(game, user)
-        engine = GAMES[game.kind]
+        engine = KINDS[game.kind]
         _append(game, state, _check(lambda: engine.resign(state, seat.player), game))
 
 
@@ -365,7 +366,7 @@ def time_extend(*, game: Game, user) -> None:
         game, seat, state = _locked_for_play(game, user)
         if seat.extension_used:
             raise ServiceError(_("You have already had your extra time in this game."))
-        if seat.player not in {name for name, _kind, _version in GAMES[game.kind].awaiting(state)}:
+        if seat.player not in {name for name, _kind, _version in KINDS[game.kind].awaiting(state)}:
             raise ServiceError(_("The game is not waiting for you."))
         if game.deadline_at is None:
             raise ServiceError(_("The clock is paused."))
@@ -403,7 +404,7 @@ def _give_standing_answers(*, game: Game, user) -> bool:
             return False
         seat = game.seats.select_related("user__profile").get(user=user)
         state = game_state(game)
-        awaited = GAMES[game.kind].awaiting(state)
+        awaited = KINDS[game.kind].awaiting(state)
         events = _standing_answers(game, state, seat, changed=True)
         if events:
             _append_keeping_clock(game, state, events, awaited=awaited)
@@ -484,7 +485,7 @@ def _check(call, game: Game | None = None):
 def _append(game: Game, state, events) -> None:
     """Append ``events`` (already applied to ``state``) to the locked ``game``,
     restart its clock, and after the commit tell the players."""
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     before = game.version
     Event.objects.bulk_create(
         Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
@@ -522,10 +523,9 @@ def _standing_answers(game: Game, state, seat: Seat, *, changed: bool) -> list:
     lose_first = list(profile.lose_first or [])
     if not changed and not (profile.always_prove or lose_first):
         return []
-    engine = GAMES[game.kind]
-    return _check(
-        lambda: engine.set_standing_answers(state, seat.player, prove=profile.always_prove, lose_first=lose_first), game
-    )
+    engine = KINDS[game.kind]
+    preferences = {"always_prove": profile.always_prove, "lose_first": lose_first}
+    return _check(lambda: engine.set_preferences(state, seat.player, preferences), game)
 
 
 def _append_keeping_clock(game: Game, state, events, *, awaited: list) -> None:
@@ -535,7 +535,7 @@ def _append_keeping_clock(game: Game, state, events, *, awaited: list) -> None:
     reminder."""
     kept = (game.deadline_at, game.deadline_seconds, game.paused_remaining, game.reminded_version, game.version)
     _append(game, state, events)
-    if game.status != Game.Status.ACTIVE or GAMES[game.kind].awaiting(state) != awaited:
+    if game.status != Game.Status.ACTIVE or KINDS[game.kind].awaiting(state) != awaited:
         return
     game.deadline_at, game.deadline_seconds, game.paused_remaining, reminded, version = kept
     if reminded == version:
@@ -559,5 +559,5 @@ def _position_of(player: str) -> int:
 
 def _seconds_to_answer(game: Game, state) -> int:
     """A player's own turn gets the turn time; every other decision the response time."""
-    kinds = {kind for _player, kind, _version in GAMES[game.kind].awaiting(state)}
+    kinds = {kind for _player, kind, _version in KINDS[game.kind].awaiting(state)}
     return game.turn_seconds if "turn" in kinds else game.response_seconds

@@ -1,7 +1,7 @@
 """Every game's snapshot checked against its event log.
 
 A game's ``snapshot`` is a cache of its log and must always equal a full replay
-(DESIGN.md). ``games_verify`` replays every game that has one and reports each
+(docs/services.md). ``games_verify`` replays every game that has one and reports each
 that differs, or whose log cannot be replayed, and marks it for attention:
 ``manage.py verify_games`` prints them, and beat runs ``tasks.verify_games`` daily.
 """
@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 
 from . import services
-from .engine import GAMES, replay
+from .kinds import KINDS
 from .models import Event, Game
 
 
@@ -44,7 +44,7 @@ def _problem(game: Game) -> str | None:
     if len(payloads) != game.version:
         return f"its log has {len(payloads)} events, its version says {game.version}"
     try:
-        replayed = json.loads(json.dumps(GAMES[game.kind].dump(replay(game.kind, payloads))))
+        replayed = json.loads(json.dumps(KINDS[game.kind].dump(KINDS[game.kind].replay(payloads))))
     except Exception:  # whatever the engine cannot replay is reported, not raised
         return "its log cannot be replayed"
     if replayed != game.snapshot:

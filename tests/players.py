@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import profile_of
 from games import services
-from games.engine import GAMES
+from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
 
@@ -49,14 +49,14 @@ def started_game(host, *others, **options):
 def awaited(game) -> dict:
     """Engine player name → (decision, version) for the decisions ``game`` waits for."""
     game.refresh_from_db()
-    return {name: (kind, version) for name, kind, version in GAMES[game.kind].awaiting(game_state(game))}
+    return {name: (kind, version) for name, kind, version in KINDS[game.kind].awaiting(game_state(game))}
 
 
 def play_randomly(game, rng: random.Random, decisions: int = 10_000):
     """Answer ``game``'s awaited decisions at random through the services until it
     ends, yielding the game after each answer."""
     users = {seat.player: seat.user for seat in game.seats.all()}
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     for _ in range(decisions):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:

@@ -1,28 +1,15 @@
-"""The rules engine: pure Python, no Django.
+"""The generic rules engine: pure Python, no Django.
 
-Every game offers the same interface (``CoupGame`` is the model): ``setup`` makes
-the starting events, ``apply`` folds one event into a state, ``play`` checks a
-command and returns its events, ``timeout`` answers every awaited decision with
-its default, ``options`` lists a player's legal answers, ``winners`` names who
-won (a list: Kobayakawa can end in a shared win), and ``view`` is the only way
-state leaves the engine.
+What every game shares lives here: events (``events.py``), awaited decisions and
+the spec of each kind of decision (``decisions.py``), the dealer of random
+outcomes (``dealer.py``), the one error a refused command raises (``errors.py``),
+the command prelude and the fold (``common.py``), the scenario runner
+(``scenario.py``), random playouts and the benchmark (``playout.py``,
+``bench.py``). Each game's own rules are in ``games/kinds/<kind>/engine/``; the
+registry in ``games/kinds/__init__.py`` finds them by name.
 """
 
-from .coup import COUP
 from .errors import IllegalMove
 from .events import Event
-from .kobayakawa import KOBAYAKAWA
 
-GAMES = {COUP.kind: COUP, KOBAYAKAWA.kind: KOBAYAKAWA}
-
-
-def replay(kind: str, events):
-    """Rebuild a state by folding ``events`` (``Event`` objects or stored JSON)."""
-    game = GAMES[kind]
-    state = game.new_state()
-    for event in events:
-        game.apply(state, event if isinstance(event, Event) else Event.from_json(event))
-    return state
-
-
-__all__ = ["GAMES", "COUP", "KOBAYAKAWA", "Event", "IllegalMove", "replay"]
+__all__ = ["Event", "IllegalMove"]

@@ -10,11 +10,13 @@ import json
 import resource
 import time
 
-from . import GAMES, replay
+from games.kinds import KIND_NAMES, rules_of
+
 from .playout import random_game
 
 
 def play_games(kind: str, players: int, games: int, variants=()) -> dict:
+    rules_of(kind)  # the game's modules load before the clock starts
     decisions = 0
     start = time.perf_counter()
     for seed in range(games):
@@ -23,26 +25,10 @@ def play_games(kind: str, players: int, games: int, variants=()) -> dict:
     return {"games_per_s": round(games / seconds, 1), "decisions_per_s": round(decisions / seconds, 1)}
 
 
-def patient(rng, options):
-    """Allow every claim and attack only when forced: long games, for timing replays."""
-    calm = [o for o in options if o["act"] in ("allow", "income", "foreign_aid", "tax", "exchange", "keep", "lose")]
-    return rng.choice(calm or options)
-
-
-def shy(rng, options):
-    """Kobayakawa: bet rarely, so that many rounds are dealt again: long games."""
-    if options[0]["act"] == "bet":
-        return options[0] if rng.random() < 0.02 else options[1]
-    return rng.choice(options)
-
-
-# Per game: the most players, and a way to play that makes a long log to replay.
-LONG_GAME = {"coup": (10, patient), "kobayakawa": (6, shy)}
-
-
 def replay_times(kind: str) -> dict:
     """Milliseconds to rebuild a state from stored logs of 100 and 1,000 events."""
-    players, choose = LONG_GAME[kind]
+    rules = rules_of(kind)
+    players, choose = rules.long_game  # the most players, and a way to play that makes a long log
     for seed in range(1, 11):  # the first seed is long enough for both games; the others are a safety net
         events = random_game(kind, players, seed=seed, choose=choose)[1]
         if len(events) >= 1000:
@@ -54,14 +40,14 @@ def replay_times(kind: str) -> dict:
         rounds = max(1, 20_000 // size)
         start = time.perf_counter()
         for _ in range(rounds):
-            replay(kind, stored)
+            rules.replay(stored)
         times[f"replay_{size}_events_ms"] = round((time.perf_counter() - start) / rounds * 1000, 3)
     return times
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="coup", choices=sorted(GAMES))
+    parser.add_argument("--game", default="coup", choices=sorted(KIND_NAMES))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--variants", default="", help="comma-separated variant ids")

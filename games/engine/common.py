@@ -1,39 +1,29 @@
-"""What every game of the engine shares: awaited decisions, the command prelude,
-deadlines, and the game interface built on a game's own ``Flow``."""
+"""What every game of the engine shares: the command prelude, deadlines, and the
+rules interface built on a game's own ``Flow``.
+
+Each game kind's engine (``games/kinds/<kind>/engine/``) subclasses ``BaseFlow``
+(how its commands move a game) and ``Rules`` (the engine half of its
+``GameKind``: ``games/kinds/__init__.py`` declares every member once).
+"""
 
 from .dealer import LiveDealer
 from .errors import IllegalMove
 from .errors import gettext_noop as _
 from .events import Event
 
-
 PUBLIC = ""  # the viewer name for someone not seated at any table: sees what is public
-
-
-class Decision:
-    """One decision the game waits for; ``id`` is the event count when it was
-    asked, so an answer to an earlier decision is recognised as stale."""
-
-    __slots__ = ("kind", "id")
-
-    def __init__(self, kind: str, id: int):
-        self.kind = kind
-        self.id = id
 
 
 class BaseFlow:
     """Handles one command (or one deadline) against a state, collecting events.
 
-    A game's ``Flow`` sets ``APPLY`` (its fold), ``ANSWERS`` (the acts answering
-    each decision), ``PROMPTS`` (each decision in words), ``HANDLERS`` (a function
-    per decision) and ``default_answer``. Its state has ``players``, ``by_name``,
-    ``awaiting``, ``seq`` and ``over``."""
+    A game's ``Flow`` sets ``APPLY`` (its fold: event type → function) and
+    ``DECISIONS`` (a ``DecisionSpec`` per decision kind). Its state has ``players``,
+    ``by_name``, ``awaiting``, ``seq`` and ``over``."""
 
     __slots__ = ("state", "dealer", "events")
     APPLY: dict
-    ANSWERS: dict
-    PROMPTS: dict
-    HANDLERS: dict
+    DECISIONS: dict
 
     def __init__(self, state, dealer):
         self.state = state
@@ -41,7 +31,7 @@ class BaseFlow:
         self.events: list[Event] = []
 
     def emit(self, type, data, secret=None, seen_by=()):
-        # The same fold as the game's ``apply``, inlined: the engine's hottest path.
+        # The same fold as ``Rules.apply``, inlined: the engine's hottest path.
         state = self.state
         self.APPLY[type](state, data, secret)
         state.seq += 1
@@ -62,15 +52,15 @@ class BaseFlow:
             if state.over:
                 raise IllegalMove(_("The game is over."))
             raise IllegalMove(_("The game is not waiting for you right now."))
-        kind = decision.kind
-        if command.get("act") not in self.ANSWERS[kind]:
+        spec = self.DECISIONS[decision.kind]
+        if command.get("act") not in spec.answers:
             raise IllegalMove(
-                _("You can't do that now: the game is waiting for you to {prompt}."), prompt=self.PROMPTS[kind]
+                _("You can't do that now: the game is waiting for you to {prompt}."), prompt=spec.prompt
             )
         version = command.get("version")
         if version is not None and version != decision.id:
             raise IllegalMove(_("That decision has already passed."))
-        self.HANDLERS[kind](self, state.by_name[name], command)
+        spec.handle(self, state.by_name[name], command)
         self.answered()
         return self.events
 
@@ -82,11 +72,12 @@ class BaseFlow:
         state = self.state
         if state.over:
             raise IllegalMove(_("The game is over."))
-        pending = [(p.name, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
-        for name, decision_id in pending:
-            decision = state.awaiting.get(name)
+        pending = [(p, state.awaiting[p.name].id) for p in state.players if p.name in state.awaiting]
+        for player, decision_id in pending:
+            decision = state.awaiting.get(player.name)
             if decision is not None and decision.id == decision_id:
-                self.command(name, self.default_answer(state, name, self.dealer))
+                default = self.DECISIONS[decision.kind].default(state, player, self.dealer)
+                self.command(player.name, default)
         return self.events
 
 
@@ -104,27 +95,45 @@ def _readable(command) -> bool:
     return True
 
 
-class Game:
-    """The interface every game of the engine offers. A game sets ``kind``,
-    ``decision_prompts``, ``Flow``, ``State`` and the functions ``setup_events``,
-    ``check_config``, ``apply``, ``dump``/``load``, ``options``, ``view`` and
-    ``winners``."""
+class Rules:
+    """The engine half of a game kind, the same for every game.
 
-    def setup(self, dealer=None, **config):
-        return self.setup_events(dealer=dealer or LiveDealer(), **config)
+    A game's subclass sets ``kind``, ``min_players``, ``max_players``, ``Flow``,
+    ``State``, ``long_game`` and the functions ``check_config``, ``setup``,
+    ``dump``/``load``, ``shown``, ``winners`` and ``read_scenario``. The contract of
+    each member is in ``GameKind``; those only the engine itself uses are:
+
+    - ``shown(state, viewer, omniscient)``: the game's view, as ``view`` (what
+      ``viewer`` may see) or as ``omniscient_view`` (everything) asks for it.
+    - ``read_scenario(data)``: a scenario file of this game (docs/scenarios.md) as
+      a ``scenario.Scenario``; raises ``MalformedScenario``.
+    - ``long_game``: ``(players, choose)``, the most players and a way of choosing
+      among options that makes a long game (the replay benchmark).
+    """
+
+    kind: str
+    min_players: int
+    max_players: int
+
+    def __init__(self):
+        # Each decision's options, by decision kind: ``options`` runs at every answer.
+        self._options = {kind: spec.options for kind, spec in self.Flow.DECISIONS.items()}
 
     def new_state(self):
         return self.State()
 
     def apply(self, state, event: Event) -> None:
-        """Fold one event into ``state``: the only way a state changes."""
         self.Flow.APPLY[event.type](state, event.data, event.secret)
         state.seq += 1
 
+    def replay(self, events):
+        state = self.State()
+        apply = self.apply
+        for event in events:
+            apply(state, event if isinstance(event, Event) else Event.from_json(event))
+        return state
+
     def play(self, state, player: str, command: dict, dealer=None) -> list:
-        """``player`` answers with ``command``; returns its events, already applied
-        to ``state``. Raises ``IllegalMove`` and leaves ``state`` unchanged if the
-        rules forbid it."""
         return self.Flow(state, dealer or LiveDealer()).command(player, command)
 
     def resign(self, state, player: str, dealer=None) -> list:
@@ -133,20 +142,36 @@ class Game:
     def timeout(self, state, dealer=None) -> list:
         return self.Flow(state, dealer or LiveDealer()).timeout()
 
-    def set_standing_answers(self, state, player: str, *, prove: bool, lose_first: list, dealer=None) -> list:
-        """A player's standing answers (RULES.md §1); a game without them (any but
-        Coup) takes none and returns no events."""
+    def view(self, state, viewer: str) -> dict:
+        return self.shown(state, viewer, omniscient=False)
+
+    def omniscient_view(self, state) -> dict:
+        return self.shown(state, None, omniscient=True)
+
+    def set_preferences(self, state, player: str, preferences: dict, dealer=None) -> list:
+        """A game whose players keep no preferences takes none."""
         return []
 
     def default_answer(self, state, player: str, dealer=None) -> dict:
-        return self.Flow.default_answer(state, player, dealer or LiveDealer())
+        spec = self.Flow.DECISIONS[state.awaiting[player].kind]
+        return spec.default(state, state.by_name[player], dealer or LiveDealer())
+
+    def options(self, state, player: str) -> list[dict]:
+        decision = state.awaiting.get(player)
+        if decision is None:
+            return []
+        return self._options[decision.kind](state, state.by_name[player])
 
     @staticmethod
     def awaiting(state) -> list:
-        """``(player, decision, version)`` for every decision awaited, in seat order."""
         awaiting = state.awaiting
         return [(p.name, awaiting[p.name].kind, awaiting[p.name].id) for p in state.players if p.name in awaiting]
 
     @staticmethod
     def is_over(state) -> bool:
         return state.over
+
+
+def awaited_view(state) -> list[dict]:
+    """The decisions awaited, in seat order, as every view shows them."""
+    return [{"player": p.name, "decision": state.awaiting[p.name].kind} for p in state.players if p.name in state.awaiting]

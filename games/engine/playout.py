@@ -6,7 +6,8 @@ Used by the benchmark and by the property tests; it goes through the same
 
 import random
 
-from . import GAMES
+from games.kinds import rules_of
+
 from .dealer import SeededDealer
 
 
@@ -17,14 +18,12 @@ def uniform(rng, options):
 def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: int = 10_000, choose=uniform):
     """Play one random game to its end; returns ``(state, events, decisions)``.
     ``choose(rng, options)`` picks each answer (uniformly at random by default)."""
-    game = GAMES[kind]
+    game = rules_of(kind)
     rng = random.Random(seed)
     dealer = SeededDealer(rng.random())
     names = [f"p{i}" for i in range(players)]
     events = game.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
-    state = game.new_state()
-    for event in events:
-        game.apply(state, event)
+    state = game.replay(events)
     decisions = 0
     # The game's methods, looked up once rather than at every decision.
     is_over, awaiting, options, play = game.is_over, game.awaiting, game.options, game.play

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.models import profile_of
 from games import services
-from games.engine import GAMES
+from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
 from tests.e2e.helpers import click_option, decision_options, log_in, page_messages
@@ -38,7 +38,7 @@ def _choose(options: list[dict]) -> dict:
     commands = [o["command"] for o in options]
     acts = {c["act"] for c in commands}
     if "bet" in acts:
-        return {"act": "bet"}
+        return next(c for c in commands if c["act"] == "bet")
     if "discard" in acts:
         return max(commands, key=lambda c: c["card"])  # keep the lower card
     return commands[0]  # draw when first offered, which is the top button
@@ -73,7 +73,7 @@ def test_three_players_play_kobayakawa_to_the_end(new_page, live_server):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        [(player, _kind, _version)] = GAMES[game.kind].awaiting(game_state(game))
+        [(player, _kind, _version)] = KINDS[game.kind].awaiting(game_state(game))
         page = pages[users[player].pk]
         page.goto(game_url)
         options = decision_options(page)
@@ -88,7 +88,7 @@ def test_three_players_play_kobayakawa_to_the_end(new_page, live_server):
     else:
         raise AssertionError(f"no end after {STEP_CAP} answers; moves: {log}")
 
-    winners = [names[p] for p in GAMES["kobayakawa"].winners(game_state(game))]
+    winners = [names[p] for p in KINDS["kobayakawa"].winners(game_state(game))]
     for user in (ana, ben, cai):
         page = pages[user.pk]
         page.goto(game_url)

@@ -11,7 +11,7 @@ Each ``<topic>/<name>.json`` has an expectation ``<topic>/<name>.expect.json``:
 Files under ``tests/scenarios/malformed/`` must raise ``MalformedScenario`` (and make
 the CLI exit with status 2 and a one-line error).
 
-The expected values were worked out by hand from RULES.md and SCENARIOS.md.
+The expected values were worked out by hand from docs/rules.md and docs/scenarios.md.
 No database is needed.
 """
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 from games.selectors import game_state
-from games.engine import COUP
+from games.kinds import KINDS
 from games.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
 
 from tests.web.conftest import answer
@@ -26,7 +26,7 @@ def link(seat, command, version=None):
     """The link for ``seat`` to answer ``command`` (a legal answer of the first
     player's current decision) to the decision asked at ``version``."""
     version = awaited(seat.game)["p1"][1] if version is None else version
-    options = COUP.options(game_state(Game.objects.get(pk=seat.game_id)), "p1")
+    options = KINDS["coup"].options(game_state(Game.objects.get(pk=seat.game_id)), "p1")
     return reverse("answer", args=[answer_token(seat, version, options.index(command))])
 
 
@@ -66,7 +66,7 @@ def hand_shown(response) -> list[str]:
 
 
 def card_names(cards) -> list[str]:
-    from games.labels import card_name
+    from games.kinds.coup.words.names import card_name
 
     return [card_name(card) for card in cards]
 

@@ -1,6 +1,6 @@
 """Challenging the one Lawyer claim open on an inheritance: the button on the game
 page, a bare "challenge" posted from the decision form, and a reply "challenge"
-all challenge that claim (SCENARIOS.md: a target is needed only when several
+all challenge that claim (docs/scenarios.md: a target is needed only when several
 claims are open); a challenge naming someone without an open claim is refused
 with a reason and changes nothing."""
 
@@ -10,8 +10,10 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine import GAMES
-from games.engine.coup import cards as coup_cards
+from games.kinds import KINDS
+from games.engine.dealer import LiveDealer
+from games.kinds.coup.engine import cards as coup_cards
+from games.kinds.coup.engine.setup import setup_events
 from games.inbound import receive
 
 from .conftest import awaited, started_game
@@ -26,14 +28,17 @@ COINS = {"p1": 3, "p4": 5}
 @pytest.fixture
 def dealt(monkeypatch):
     """Lawyer games of four start with ``HANDS`` and ``COINS``, the rest of the deck as the court."""
-    engine = GAMES["coup"]
+    engine = KINDS["coup"]
     court = coup_cards.deck_for(["lawyer"], 4)
     for hand in HANDS.values():
         for card in hand:
             court.remove(card)
-    setup = engine.setup
     monkeypatch.setattr(
-        engine, "setup", lambda dealer=None, **config: setup(dealer, deal=HANDS, court=court, coins=COINS, **config)
+        engine,
+        "setup",
+        lambda *, players, first, variants=(), options=None, dealer=None: setup_events(
+            players, variants, first, LiveDealer(), deal=HANDS, court=court, coins=COINS
+        ),
     )
 
 
@@ -106,5 +111,5 @@ def test_a_proved_claim_is_settled_and_inherited(cai_claims_alone, ana, ben, cai
     answer(cai_claims_alone, cai, {"act": "prove"})
     answer(cai_claims_alone, ana, {"act": "lose", "card": "duke"})
     assert decision_of(cai_claims_alone, ben) == "turn"
-    state = GAMES["coup"].load(cai_claims_alone.snapshot)
+    state = KINDS["coup"].load(cai_claims_alone.snapshot)
     assert state.by_name["p3"].coins == 2 + 5

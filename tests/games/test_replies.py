@@ -22,7 +22,7 @@ from django.utils import timezone
 from accounts.models import profile_of
 from games.inbound import first_line, html_to_text
 from games.inbound import receive as inbound_receive
-from games.presenters.coup_replies import read_line
+from games.kinds.coup.words.replies import read_line
 from games.selectors import game_state, table_for
 from games.tokens import reply_address
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.db import IntegrityError, connection, transaction
 
 from games import services
-from games.engine import COUP, replay
+from games.kinds import KINDS
 from games.models import Event, Game, Invitation
 from games.selectors import game_state, table_for
 
@@ -146,7 +146,8 @@ def test_the_cached_snapshot_always_equals_a_full_replay(ana, ben, cai, variants
     game = started_game(ana, ben, cai, variants=variants)
     for game in play_randomly(game, random.Random(len(variants))):
         logged = [row.payload for row in game.events.order_by("seq")]
-        assert game.snapshot == COUP.dump(replay("coup", logged))
+        coup = KINDS["coup"]
+        assert game.snapshot == coup.dump(coup.replay(logged))
     assert game.status == Game.Status.FINISHED and game.winner is not None and game.deadline_at is None
 
 

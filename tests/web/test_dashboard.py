@@ -14,8 +14,10 @@ from django.utils import timezone
 
 from accounts.models import profile_of
 from games import services
-from games.engine import GAMES
-from games.engine.coup import cards as coup_cards
+from games.kinds import KINDS
+from games.engine.dealer import LiveDealer
+from games.kinds.coup.engine import cards as coup_cards
+from games.kinds.coup.engine.setup import setup_events
 from games.models import Game, Invitation, Seat, SeatResult
 from games.results import tally, variants_key
 from tests.web.conftest import answer, gathering_game, started_game
@@ -44,13 +46,18 @@ HANDS = {"p1": ["captain", "duke"], "p2": ["assassin", "contessa"], "p3": ["amba
 def dealt(monkeypatch):
     """Games start with ``HANDS`` (classic, three players) and the rest of the deck
     as the court, in order."""
-    engine = GAMES["coup"]
+    engine = KINDS["coup"]
     deck = coup_cards.deck_for((), 3)
     for hand in HANDS.values():
         for card in hand:
             deck.remove(card)
-    setup = engine.setup
-    monkeypatch.setattr(engine, "setup", lambda dealer=None, **config: setup(dealer, deal=HANDS, court=deck, **config))
+    monkeypatch.setattr(
+        engine,
+        "setup",
+        lambda *, players, first, variants=(), options=None, dealer=None: setup_events(
+            players, variants, first, LiveDealer(), deal=HANDS, court=deck
+        ),
+    )
 
 
 def play_scripted_game(ana, ben, cai) -> Game:

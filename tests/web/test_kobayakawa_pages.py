@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine import GAMES
+from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
 
@@ -86,7 +86,7 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
     assert "Kobayakawa" in waiting and "cards numbered 1 to 15" in waiting
     services.game_start(game=game, by=ana)
     users = {seat.player: seat.user for seat in game.seats.all()}
-    engine = GAMES["kobayakawa"]
+    engine = KINDS["kobayakawa"]
     rng = random.Random(seed)
     seen_labels = set()
     for step in range(400):
@@ -128,12 +128,12 @@ def test_the_kobayakawa_table_shows_the_card_discards_medals_and_centre(client, 
         services.seat_join(game=game, user=user, join_token=game.join_token)
     services.game_start(game=game, by=ana)
     state = game_state(game)
-    version = dict((p, v) for p, _k, v in GAMES["kobayakawa"].awaiting(state))["p1"]
+    version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].awaiting(state))["p1"]
     services.decision_submit(game=game, user=ana, command={"act": "draw"}, version=version)
     game.refresh_from_db()
     state = game_state(game)
     me = state.by_name["p1"]
-    version = dict((p, v) for p, _k, v in GAMES["kobayakawa"].awaiting(state))["p1"]
+    version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].awaiting(state))["p1"]
     services.decision_submit(game=game, user=ana, command={"act": "discard", "card": me.drawn}, version=version)
     game.refresh_from_db()
     state = game_state(game)

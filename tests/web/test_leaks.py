@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.engine import GAMES
-from games.labels import card_name
+from games.kinds import KINDS
+from games.kinds.coup.words.names import card_name
 from games.models import Game
 from games.selectors import game_state
 from tests.web.conftest import make_player, started_game
@@ -86,7 +86,7 @@ def test_no_page_shows_another_seats_cards_or_the_court(variants, players, seed)
         clients[user.pk].force_login(user)
     services.chat_post(game=game, user=users[1], text="I hold a Duke, honestly.")
     seats = {seat.player: seat.user for seat in game.seats.all()}
-    engine = GAMES[game.kind]
+    engine = KINDS[game.kind]
     rng = random.Random(seed)
     check_court_names = "two_player_draft" not in variants
     decisions = 0

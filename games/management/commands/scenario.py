@@ -1,7 +1,7 @@
 """``python manage.py scenario FILE.json [--view PLAYER] [--events]``.
 
 Plays a scenario file through the rules engine and prints the result as JSON
-(SCENARIOS.md). Exit status 2 with a one-line error when the file is malformed.
+(docs/scenarios.md). Exit status 2 with a one-line error when the file is malformed.
 Needs no database and no network.
 """
 

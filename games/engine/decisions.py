@@ -1,0 +1,75 @@
+"""Decisions: what a game waits for, and the one spec of each kind of decision.
+
+A game awaits a ``Decision`` from each player it asks. Every kind of decision a
+game has ("turn", "respond", "bet"...) is described once, by a ``DecisionSpec``:
+which acts answer it, how it is asked, its legal options, how an answer is
+played and what a deadline answers. A game's words (labels, prompts on pages)
+live in its ``words``, keyed by the same decision kinds.
+"""
+
+
+class Decision:
+    """One decision the game waits for; ``id`` is the event count when it was
+    asked, so an answer to an earlier decision is recognised as stale."""
+
+    __slots__ = ("kind", "id")
+
+    def __init__(self, kind: str, id: int):
+        self.kind = kind
+        self.id = id
+
+
+class DecisionSpec:
+    """Everything the engine knows about one kind of decision.
+
+    - ``kind``: its name in ``awaiting`` and in the events ("respond").
+    - ``answers``: the acts that answer it; any other act is refused before a rule
+      reads it.
+    - ``prompt``: what the player is asked, as a sentence ending ("respond"), marked
+      for translation; the messages of a refusal quote it.
+    - ``options(state, player)``: the legal answers, each a command (``act`` and its
+      fields) that ``handle`` accepts as it is. An option may also carry its
+      consequence under the keys listed in ``consequences`` (the coins a Steal
+      takes, the medals a bet costs), so the words that label it never work a rule
+      out again; ``handle`` ignores those keys.
+    - ``handle(flow, player, command)``: checks the answer and emits its events;
+      raises ``IllegalMove``, before emitting anything, when the rules forbid it.
+    - ``default(state, player, dealer)``: the answer a deadline gives (docs/scenarios.md,
+      "Timeout defaults").
+    """
+
+    __slots__ = ("kind", "answers", "prompt", "options", "handle", "default", "consequences")
+
+    def __init__(self, kind: str, *, answers, prompt: str, options, handle, default, consequences=()):
+        self.kind = kind
+        self.answers = frozenset(answers)
+        self.prompt = prompt
+        self.options = options
+        self.handle = handle
+        self.default = default
+        self.consequences = frozenset(consequences)
+
+
+def decision_table(*specs: DecisionSpec) -> dict[str, DecisionSpec]:
+    """A game's specs by decision kind (each kind once)."""
+    table = {spec.kind: spec for spec in specs}
+    assert len(table) == len(specs), "a decision kind is declared twice"
+    return table
+
+
+def fixed_options(*options: dict):
+    """``options`` of a decision whose legal answers never depend on the state."""
+
+    def options_of(state, player) -> list[dict]:
+        return list(options)
+
+    return options_of
+
+
+def fixed_answer(command: dict):
+    """``default`` of a decision that a deadline always answers the same way."""
+
+    def answer(state, player, dealer) -> dict:
+        return dict(command)
+
+    return answer

@@ -1,0 +1,28 @@
+"""The parts of the ``GameKind`` contract a game may not have, as a game without
+them has them: no variants, a single group of answer buttons, nothing shown
+under the rules. A kind states only what it has; this fills in the rest."""
+
+
+class KindBase:
+    variant_ids = ()
+    reference_template = None
+
+    @staticmethod
+    def variant_choices() -> list:
+        return []
+
+    @staticmethod
+    def variant_names(variants) -> list[str]:
+        return []
+
+    @staticmethod
+    def variants(variants) -> list[dict]:
+        return []
+
+    @staticmethod
+    def static_context(variants) -> dict:
+        return {}
+
+    @staticmethod
+    def option_group(option, decision) -> str:
+        return ""

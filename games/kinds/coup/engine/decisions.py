@@ -1,0 +1,534 @@
+"""Coup's decisions, one spec each: the acts that answer it, its prompt, its legal
+options, the handler that plays an answer and the answer a deadline gives.
+
+Where things happen, for a newcomer: the turn actions are declared in
+``_declare`` (turn); a challenge is raised in ``_challenge`` (respond) and
+resolved in ``_challenged``; a block in ``_block``. What an action does once it
+stands (a Steal taking coins, an Exchange drawing) is ``flow._step_effect``.
+
+Every check happens before the first event is emitted, so a refused command
+leaves the state untouched. The option dicts below are shared constants: callers
+must not mutate them.
+"""
+
+from itertools import combinations
+
+from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
+from games.engine.errors import IllegalMove
+from games.engine.errors import gettext_noop as _
+
+from .cards import CHARACTERS, CONVERT_COST, COSTS, FORCED_COUP_COINS, card_name
+from .rules import blockers_of, can_prove, challenged_claim, faction_forbids, open_inheritance_claims, stolen
+from .state import CoupState
+
+TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
+
+ALLOW, CHALLENGE, CONCEDE = {"act": "allow"}, {"act": "challenge"}, {"act": "concede"}
+# A proof carries what it shows: the character claimed, or (Embezzlement) that the
+# hand holds none of the character it disclaims.
+PROVE_OPTIONS = {card: {"act": "prove", "claim": card} for card in CHARACTERS}
+DISPROVE_OPTIONS = {card: {"act": "prove", "disclaims": card} for card in CHARACTERS}
+
+
+def _one_card_of_the_hand(act: str):
+    """The options and the default of a decision answered by naming one of the
+    player's face-down cards (lose, show, draft): a deadline picks one at random."""
+    by_card = {card: {"act": act, "card": card} for card in CHARACTERS}
+
+    def options(state: CoupState, player) -> list[dict]:
+        return [by_card[card] for card in sorted(set(player.hand))]
+
+    def default(state: CoupState, player, dealer) -> dict:
+        return {"act": act, "card": dealer.pick(player.hand)}
+
+    return options, default
+
+
+# ---- turn: the player's action ----------------------------------------------------------
+
+
+def _turn_options(state: CoupState, player):
+    table = state.table
+    coins = player.coins
+    others = state.after(player)
+    found = []
+    if coins < FORCED_COUP_COINS:
+        found += table.plain_options
+        if "convert" in table.turn_actions:
+            if coins >= CONVERT_COST[True]:
+                found.append({"act": "convert"})
+            if coins >= CONVERT_COST[False]:
+                found.extend({"act": "convert", "target": q.name} for q in others)
+        if "patronage" in table.turn_actions:
+            found.extend({"act": "patronage", "target": q.name} for q in others)
+    targets = names = None
+    for act, cost in table.aimed_costs:
+        if coins < cost or (act != "coup" and coins >= FORCED_COUP_COINS):
+            continue
+        if targets is None:
+            if player.faction is None:  # no faction rule to check: spare a call per player
+                targets = others
+            else:
+                targets = [q for q in others if not faction_forbids(state, player, q)]
+            names = [q.name for q in targets]
+        # List comprehensions rather than generators: Python 3.12+ inlines them.
+        if act in table.declared:
+            found += [{"act": act, "target": t, "name": c} for t in names for c in table.characters]
+        elif act == "steal":  # a Steal carries the coins it takes
+            found += [{"act": act, "target": q.name, "coins": stolen(q)} for q in targets]
+        else:
+            found += [{"act": act, "target": t} for t in names]
+    return found
+
+
+def _turn_default(state: CoupState, player, dealer) -> dict:
+    """Income; or, when the player must Coup, a Coup on the next legal target in
+    seat order (naming a character the dealer picks, for a Declared Coup)."""
+    if player.coins < FORCED_COUP_COINS:
+        return {"act": "income"}
+    target = next(q for q in state.after(player) if not faction_forbids(state, player, q))
+    command = {"act": "coup", "target": target.name}
+    if "coup" in state.table.declared:
+        command["name"] = dealer.pick(list(state.table.characters))
+    return command
+
+
+def _declare(flow, player, command):
+    state = flow.state
+    table = state.table
+    act = command["act"]
+    if act not in table.turn_actions:
+        raise IllegalMove(_("That action is not part of the variants in play."))
+    if player.coins >= FORCED_COUP_COINS and act != "coup":
+        raise IllegalMove(_("You have {coins} coins, so you must launch a Coup."), coins=player.coins)
+    cost = COSTS.get(act, 0)
+    if player.coins < cost:
+        template = (
+            _("You need 7 coins to launch a Coup; you have {coins}.")
+            if act == "coup"
+            else _("You need 3 coins to assassinate; you have {coins}.")
+        )
+        raise IllegalMove(template, coins=player.coins)
+    data = {"player": player.name, "action": act}
+    target = _checked_target(flow, player, command, required=act in TARGETED or act == "patronage")
+    if act == "convert":
+        yourself = target is None or target is player
+        cost = CONVERT_COST[yourself]
+        if player.coins < cost:
+            if yourself:
+                raise IllegalMove(_("Converting yourself costs 1 coin; you have none."))
+            raise IllegalMove(_("Converting another player costs 2 coins; you have {coins}."), coins=player.coins)
+        target = target or player
+    if target is not None:
+        data["target" if act != "patronage" else "beneficiary"] = target.name
+    if act in table.declared:
+        named = command.get("name")
+        if named not in table.characters:
+            raise IllegalMove(_("Name one of the characters in the deck for a declared attack."))
+        data["name"] = named
+    if act == "embezzle":
+        data["takes"] = state.reserve
+    flow.emit("coup.action.declared", data)
+    if act == "convert":
+        flow.move_coins(cost, player.name, "reserve")
+    elif act == "embezzle":
+        flow.move_coins(data["takes"], "reserve", player.name)
+    else:
+        flow.move_coins(cost, player.name, "treasury")
+    flow.run("declared")
+
+
+def _checked_target(flow, player, command, required: bool):
+    state = flow.state
+    name = command.get("target")
+    if name is None:
+        if required:
+            raise IllegalMove(_("Choose another player as the target."))
+        return None
+    target = state.by_name.get(name)
+    if target is None:
+        raise IllegalMove(_("There is no player called {player} in this game."), player=name)
+    if target is player:
+        if command["act"] == "convert":
+            return target
+        raise IllegalMove(_("You can't target yourself."))
+    if not target.alive:
+        raise IllegalMove(_("{player} is out of the game."), player=name)
+    if command["act"] in TARGETED and faction_forbids(state, player, target):
+        raise IllegalMove(
+            _("{player} is in your faction; you may target only the other faction while it has players."),
+            player=name,
+        )
+    return target
+
+
+TURN = DecisionSpec(
+    "turn",
+    answers=(
+        "income", "foreign_aid", "tax", "exchange", "embezzle", "coup", "assassinate", "steal", "examine", "convert",
+        "patronage",
+    ),
+    prompt=_("choose your action"),
+    options=_turn_options,
+    handle=_declare,
+    default=_turn_default,
+    consequences=("coins", "draws"),
+)
+
+
+# ---- respond: allow, challenge or block a claim; block: only block or allow ------------
+
+
+def _blocks(state: CoupState, player):
+    action = state.action
+    if state.estate is not None or action.blocker is not None or player not in blockers_of(state, action):
+        return ()
+    return state.table.block_options[action.kind]
+
+
+def _respond_options(state: CoupState, player):
+    found = [ALLOW]
+    if state.estate is not None:
+        found.extend({"act": "challenge", "target": c} for c in open_inheritance_claims(state, player))
+        return found
+    action = state.action
+    if action.blocker is not None or action.kind in state.table.challengeable:
+        found.append(CHALLENGE)
+    found += _blocks(state, player)
+    return found
+
+
+def _block_options(state: CoupState, player):
+    return [ALLOW, *_blocks(state, player)]
+
+
+def _respond(flow, player, command):
+    act = command["act"]
+    if act == "allow":
+        flow.emit("coup.allowed", {"player": player.name})
+        flow.resume()
+    elif act == "challenge":
+        _challenge(flow, player, command)
+    else:
+        _block(flow, player, command)
+
+
+def _challenge(flow, player, command):
+    state = flow.state
+    if state.awaiting[player.name].kind == "block":
+        raise IllegalMove(_("The action can no longer be challenged; you may only block it or allow it."))
+    named = command.get("target")
+    if named is not None and named not in state.by_name:
+        raise IllegalMove(_("There is no player called {player} in this game."), player=named)
+    if named == player.name:
+        raise IllegalMove(_("You can't challenge yourself."))
+    if state.estate is not None:
+        claimant, on = _challenged_inheritance_claim(state, player, named), "inheritance"
+    else:
+        claimant = _open_claim(state)
+        if named is not None and named != claimant:
+            _refuse_challenge_of(state, named, claimant)
+        on = "action" if state.action.blocker is None else "block"
+    flow.emit("coup.challenged", {"player": player.name, "claimant": claimant, "on": on})
+
+
+def _open_claim(state: CoupState) -> str:
+    """Who made the claim a response window is about: the blocker once there is a
+    block (the game has moved past the action's claim), else the actor."""
+    action = state.action
+    if action.blocker is not None:
+        return action.blocker
+    if action.kind not in state.table.challengeable:
+        raise IllegalMove(_("This action claims no character, so it can't be challenged."))
+    return action.actor
+
+
+def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
+    """A challenge named ``named`` while only ``claimant``'s claim is open: say why not."""
+    action = state.action
+    if action.blocker is not None and named == action.actor and action.kind in state.table.challengeable:
+        raise IllegalMove(
+            _("{player}'s claim can no longer be challenged: the game has moved on to {blocker}'s block."),
+            player=named,
+            blocker=claimant,
+        )
+    raise IllegalMove(
+        _("{player} has no claim you can challenge now; the open claim is {claimant}'s."), player=named, claimant=claimant
+    )
+
+
+def _challenged_inheritance_claim(state: CoupState, player, named) -> str:
+    """The claimant a challenge in an inheritance is about: the one named, or with
+    no name the only claim ``player`` may challenge (docs/scenarios.md: a target is
+    needed only when several claims are open)."""
+    claims = open_inheritance_claims(state, player)
+    if named is None:
+        if len(claims) == 1:
+            return claims[0]
+        if claims:
+            raise IllegalMove(_("Several Lawyer claims are open: name the player whose claim you challenge."))
+        raise IllegalMove(_("There is no Lawyer claim you can challenge."))
+    if named in claims:
+        return named
+    if named in state.estate.proved and named in state.estate.claimants:
+        raise IllegalMove(_("{player}'s Lawyer claim has already been challenged and stands."), player=named)
+    raise IllegalMove(_("{player} has no Lawyer claim you can challenge."), player=named)
+
+
+def _block(flow, player, command):
+    state = flow.state
+    action = state.action
+    if state.estate is not None or action.blocker is not None:
+        raise IllegalMove(_("There is nothing to block now."))
+    if player not in blockers_of(state, action):
+        raise IllegalMove(_("You can't block this action."))
+    card = command.get("as")
+    allowed = state.table.blockers[action.kind]
+    if card not in allowed:
+        raise IllegalMove(
+            _("This action can be blocked only by claiming: {cards}."), cards=[card_name(card) for card in allowed]
+        )
+    flow.emit("coup.blocked", {"player": player.name, "card": card})
+    flow.run(flow.await_([p for p in state.players if p is not player], "respond", "block_allowed"))
+
+
+RESPOND = DecisionSpec(
+    "respond",
+    answers=("allow", "challenge", "block"),
+    prompt=_("respond"),
+    options=_respond_options,
+    handle=_respond,
+    default=fixed_answer(ALLOW),
+)
+
+BLOCK = DecisionSpec(
+    "block",
+    answers=("allow", "block"),
+    prompt=_("decide whether to block"),
+    options=_block_options,
+    handle=_respond,
+    default=fixed_answer(ALLOW),
+)
+
+
+# ---- challenged: prove the claim or concede ------------------------------------------------
+
+
+def _challenged_options(state: CoupState, player):
+    if not can_prove(state, player):
+        return [CONCEDE]
+    claim = challenged_claim(state)
+    if claim is None:
+        return [DISPROVE_OPTIONS[state.table.embezzle_forbidden], CONCEDE]
+    return [PROVE_OPTIONS[claim], CONCEDE]
+
+
+def _challenged_default(state: CoupState, player, dealer) -> dict:
+    return {"act": "prove" if can_prove(state, player) else "concede"}
+
+
+def _challenged(flow, player, command):
+    state = flow.state
+    challenge = state.challenge
+    on_block = challenge.on == "block"
+    if command["act"] == "prove":
+        claim = challenged_claim(state)
+        if not can_prove(state, player):
+            if claim is None:
+                raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(state.table.embezzle_forbidden))
+            raise IllegalMove(_("You can't prove it: you have no {card}."), card=card_name(claim))
+        shown = list(player.hand) if claim is None else [claim]
+        flow.emit("coup.claim.proved", {"player": player.name, "cards": shown})
+        flow.shuffle_court()
+        flow.draw(player, len(shown))
+        then = {"action": "action_survived", "block": "block_allowed", "inheritance": "inheritance_resume"}[challenge.on]
+        flow.run(flow.lose(state.by_name[challenge.challenger], then))
+    else:
+        flow.emit("coup.claim.conceded", {"player": player.name})
+        if challenge.on == "inheritance":
+            flow.emit("coup.inheritance.claim_lost", {"player": player.name})
+            then = "inheritance_resume"
+        else:
+            then = "effect" if on_block else "action_failed"
+        flow.run(flow.lose(player, then))
+
+
+CHALLENGED = DecisionSpec(
+    "challenged",
+    answers=("prove", "concede"),
+    prompt=_("prove the claim or concede"),
+    options=_challenged_options,
+    handle=_challenged,
+    default=_challenged_default,
+    consequences=("claim", "disclaims"),
+)
+
+
+# ---- lose: turn an influence face up -------------------------------------------------------
+
+
+_lose_options, _lose_default = _one_card_of_the_hand("lose")
+
+
+def _lose(flow, player, command):
+    card = command.get("card")
+    if card not in player.hand:
+        raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(card))
+    flow.lose_card(player, card)
+    flow.resume()
+
+
+LOSE = DecisionSpec(
+    "lose",
+    answers=("lose",),
+    prompt=_("choose an influence to lose"),
+    options=_lose_options,
+    handle=_lose,
+    default=_lose_default,
+)
+
+
+# ---- keep: finish an exchange ----------------------------------------------------------------
+
+
+def _keep_options(state: CoupState, player):
+    pool = sorted(player.hand + player.drawn)
+    choices = sorted(set(combinations(pool, len(player.hand))))
+    return [{"act": "keep", "cards": list(choice)} for choice in choices]
+
+
+def _keep_default(state: CoupState, player, dealer) -> dict:
+    return {"act": "keep", "cards": list(player.hand)}
+
+
+def _keep(flow, player, command):
+    cards = command.get("cards")
+    pool = player.hand + player.drawn
+    count = len(player.hand)
+    if not isinstance(cards, list) or len(cards) != count:
+        raise IllegalMove(_("Keep as many cards as you have face down ({count})."), count=count)
+    returned = list(pool)
+    for card in cards:
+        if card not in returned:
+            raise IllegalMove(_("You can keep only cards from your hand and the cards you drew."))
+        returned.remove(card)
+    flow.emit(
+        "coup.exchange.kept", {"player": player.name}, {"kept": sorted(cards), "returned": sorted(returned)}, (player.name,)
+    )
+    flow.shuffle_court()
+    flow.resume()
+
+
+KEEP = DecisionSpec(
+    "keep",
+    answers=("keep",),
+    prompt=_("choose the cards to keep"),
+    options=_keep_options,
+    handle=_keep,
+    default=_keep_default,
+)
+
+
+# ---- show: an examined player shows a card -------------------------------------------------
+
+
+_show_options, _show_default = _one_card_of_the_hand("show")
+
+
+def _show(flow, player, command):
+    card = command.get("card")
+    if card not in player.hand:
+        raise IllegalMove(_("You have no face-down {card} to show."), card=card_name(card))
+    examiner = flow.state.action.actor
+    flow.emit("coup.card.shown", {"player": player.name, "to": examiner}, {"card": card}, (player.name, examiner))
+    flow.resume()
+
+
+SHOW = DecisionSpec(
+    "show",
+    answers=("show",),
+    prompt=_("choose a card to show"),
+    options=_show_options,
+    handle=_show,
+    default=_show_default,
+)
+
+
+# ---- examine: the examiner gives the card back or forces an exchange ---------------------
+
+
+def _examine(flow, player, command):
+    state = flow.state
+    action = state.action
+    target = state.by_name[action.target]
+    if command["act"] == "give_back":
+        flow.emit("coup.examine.given_back", {"player": player.name, "target": target.name})
+    else:
+        flow.emit("coup.examine.forced", {"player": player.name, "target": target.name})
+        flow.draw(target, 1)
+        flow.emit("coup.card.returned", {"player": target.name}, {"card": action.shown}, (target.name, player.name))
+        flow.shuffle_court()
+    flow.resume()
+
+
+EXAMINE = DecisionSpec(
+    "examine",
+    answers=("give_back", "force_exchange"),
+    prompt=_("give the card back or force an exchange"),
+    options=fixed_options({"act": "give_back"}, {"act": "force_exchange"}),
+    handle=_examine,
+    default=fixed_answer({"act": "give_back"}),
+)
+
+
+# ---- inheritance: claim the Lawyer or decline (Lawyer variant) -------------------------
+
+
+def _inheritance(flow, player, command):
+    kind = "coup.inheritance.claimed" if command["act"] == "claim_inheritance" else "coup.inheritance.declined"
+    flow.emit(kind, {"player": player.name})
+    flow.resume()
+
+
+INHERITANCE = DecisionSpec(
+    "inheritance",
+    answers=("claim_inheritance", "decline"),
+    prompt=_("claim the inheritance or decline"),
+    options=fixed_options({"act": "claim_inheritance"}, {"act": "decline"}),
+    handle=_inheritance,
+    default=fixed_answer({"act": "decline"}),
+)
+
+
+# ---- draft: keep one card of a set (two-player draft) ----------------------------------
+
+
+_draft_options, _draft_default = _one_card_of_the_hand("draft_keep")
+
+
+def _draft(flow, player, command):
+    card = command.get("card")
+    if card not in player.hand:
+        raise IllegalMove(_("Keep one of the cards of your set."))
+    aside = list(player.hand)
+    aside.remove(card)
+    flow.emit("coup.draft.kept", {"player": player.name}, {"card": card, "aside": aside}, (player.name,))
+    state = flow.state
+    if not state.awaiting:
+        first = state.by_name[state.first]
+        for dealt in [first, *state.after(first)]:
+            flow.draw(dealt, 1)
+        flow.emit("coup.turn.started", {"player": first.name})
+
+
+DRAFT = DecisionSpec(
+    "draft",
+    answers=("draft_keep",),
+    prompt=_("choose the card to keep"),
+    options=_draft_options,
+    handle=_draft,
+    default=_draft_default,
+)
+
+
+DECISIONS = decision_table(TURN, RESPOND, BLOCK, CHALLENGED, LOSE, KEEP, SHOW, EXAMINE, INHERITANCE, DRAFT)

@@ -1,0 +1,68 @@
+"""Coup's rules that several decisions, the flow and the view read: who may
+target or block whom, what a challenge is about, what a Steal takes.
+
+Each rule is worked out here and only here; the options carry what it decides
+(the coins of a Steal, the claim a proof shows) so the words never work it out
+again.
+"""
+
+from .cards import LAWYER, STEAL_COINS
+from .state import CoupState
+
+
+def faction_forbids(state: CoupState, actor, other) -> bool:
+    """True when the faction rule forbids ``actor`` to target ``other``: same
+    faction, while some player still in the game is of the other one."""
+    if actor.faction is None or actor.faction != other.faction:
+        return False
+    return any(p.faction != actor.faction for p in state.players if p.alive)
+
+
+def blockers_of(state: CoupState, action) -> list:
+    """The players who may block ``action`` (by claiming the right character)."""
+    if action.kind == "foreign_aid":
+        actor = state.by_name[action.actor]
+        if actor.faction is None:  # no faction rule to check: spare a call per player
+            return state.after(actor)
+        return [p for p in state.after(actor) if not faction_forbids(state, p, actor)]
+    if action.kind in state.table.blockers and action.target is not None:
+        target = state.by_name[action.target]
+        return [target] if target.alive else []
+    return []
+
+
+def stolen(target) -> int:
+    """The coins a Steal takes from ``target``: 2, or as many as they have."""
+    coins = target.coins
+    return coins if coins < STEAL_COINS else STEAL_COINS
+
+
+def challenged_claim(state: CoupState):
+    """The character the current challenge is about (``None`` for Embezzlement,
+    which claims *not* to hold the Duke or Patron)."""
+    challenge = state.challenge
+    if challenge.on == "block":
+        return state.action.block_card
+    if challenge.on == "inheritance":
+        return LAWYER
+    if state.action.kind == "embezzle":
+        return None
+    return state.table.claims[state.action.kind]
+
+
+def can_prove(state: CoupState, player) -> bool:
+    claim = challenged_claim(state)
+    if claim is None:
+        return state.table.embezzle_forbidden not in player.hand
+    return claim in player.hand
+
+
+def open_inheritance_claims(state: CoupState, player) -> list[str]:
+    """The Lawyer claims ``player`` may still challenge: another player's, standing
+    (the claimant still in the game), and not yet proved against a challenge."""
+    estate = state.estate
+    return [
+        name
+        for name in estate.claimants
+        if name != player.name and name not in estate.proved and state.by_name[name].alive
+    ]

@@ -1,0 +1,60 @@
+"""Coup as the platform sees it: its rules (``engine/``), its words (``words/``),
+its templates (``templates/coup/``), its statistics (``stats.py``), put together
+as the ``GameKind`` the registry hands out (``games/kinds/__init__.py`` declares
+each member)."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .engine import CoupRules
+from .engine.cards import VARIANTS
+from .stats import count
+from .words import decisions, history, replies, rules, tables
+
+
+class Coup(CoupRules):
+    name = gettext_lazy("Coup")
+    variant_ids = VARIANTS
+    resign_note = gettext_lazy("Your face-down cards are turned face up and the game goes on without you.")
+    out_events = frozenset({"coup.player.eliminated"})
+    last_action_types = ("coup.action.declared",)
+
+    situation_template = "coup/_situation.html"
+    table_template = "coup/_table.html"
+    replay_template = "coup/_replay_table.html"
+    answer_template = "coup/_answer.html"
+    reference_template = "coup/_characters.html"
+    email_situation = ("coup/emails/_situation.txt", "coup/emails/_situation.html")
+    email_table = ("coup/emails/_table.txt", "coup/emails/_table.html")
+
+    variant_choices = staticmethod(rules.variant_choices)
+    rules_summary = staticmethod(rules.rules_summary)
+    decision_prompt = staticmethod(decisions.decision_prompt)
+    labeler = staticmethod(decisions.Context)
+    option_label = staticmethod(decisions.option_label)
+    option_style = staticmethod(decisions.option_style)
+    option_group = staticmethod(decisions.option_group)
+    waits_for = staticmethod(decisions.waits_for)
+    history_lines = staticmethod(history.lines)
+    last_action = staticmethod(tables.last_action)
+    reply_word = staticmethod(replies.reply_word)
+    read_reply = staticmethod(replies.read_reply)
+    table = staticmethod(tables.table)
+    replay_table = staticmethod(tables.replay_table)
+    email_context = staticmethod(tables.email_context)
+    stats = staticmethod(count)
+
+    @staticmethod
+    def variant_names(variants) -> list[str]:
+        return [rules.variant_name(v) for v in variants] or [_("Classic")]
+
+    @staticmethod
+    def variants(variants) -> list[dict]:
+        return [{"id": v, "name": rules.variant_name(v)} for v in variants]
+
+    @staticmethod
+    def static_context(variants) -> dict:
+        return {"characters": rules.characters(variants)}
+
+
+KIND = Coup()

@@ -1,0 +1,456 @@
+"""Coup's decisions in words: for each kind of decision (``engine/decisions.py``
+declares its rules), the label of every answer, the page's prompt and what the
+dashboard says the game waits for.
+
+A label says what the answer does, with its consequence as the engine's option
+carries it ("Steal from Ben — take 1 coin (claims Captain)"): the words read the
+viewer's ``view`` and the option, and work no rule out again. Translated at call
+time, so call them inside a request or under ``translation.override``. Sentences
+keep their placeholders named so a translator may reorder them.
+"""
+
+from dataclasses import dataclass
+from typing import Callable
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ..engine.cards import CONVERT_COST, COSTS, table_for
+from ..engine.decisions import DECISIONS
+from .names import action_name, card_list, card_name, coins
+
+
+class Context:
+    """What labels need to know about the table, read from the viewer's ``view``."""
+
+    def __init__(self, view: dict, viewer: str, names: dict, variants=()):
+        self.view = view
+        self.viewer = viewer
+        self.names = names
+        self.table = table_for(frozenset(variants))
+        self.pending = view.get("pending") or {}
+        self.inheritance = view.get("inheritance")
+
+    def name(self, player) -> str:
+        return self.names.get(player, player or "?")
+
+
+@dataclass(frozen=True)
+class DecisionWords:
+    """The words of one kind of decision: a label per act (a function of the option
+    and the ``Context``), what the dashboard says it waits for (a function of the
+    ``Context``), and the page's prompt when it says more than the engine's."""
+
+    labels: dict
+    waits_for: Callable
+    prompt: object = None
+    grouped: bool = False  # the options are grouped under their action's name (a turn)
+
+
+def _claims(card) -> str:
+    return _("claims %(card)s") % {"card": card_name(card)}
+
+
+# ---- turn ----------------------------------------------------------------------------------
+
+
+def _label_income(option, ctx):
+    return _("Income — take 1 coin")
+
+
+def _label_foreign_aid(option, ctx):
+    blocker = ctx.table.blockers["foreign_aid"][0]
+    return _("Foreign Aid — take 2 coins (%(card)s can block)") % {"card": card_name(blocker)}
+
+
+def _label_tax(option, ctx):
+    return _("Tax — take 3 coins (%(claim)s)") % {"claim": _claims("duke")}
+
+
+def _label_exchange(option, ctx):
+    card = ctx.table.claims["exchange"]
+    if option.get("draws") == 1:
+        return _("Exchange — draw 1 card from the court deck, then return 1 (%(claim)s)") % {"claim": _claims(card)}
+    return _("Exchange — draw 2 cards from the court deck, then return 2 (%(claim)s)") % {"claim": _claims(card)}
+
+
+def _label_embezzle(option, ctx):
+    return _("Embezzle — take the %(coins)s of the treasury reserve (claims you hold no %(card)s)") % {
+        "coins": coins(ctx.view.get("reserve", 0)),
+        "card": card_name(ctx.table.embezzle_forbidden),
+    }
+
+
+def _label_convert(option, ctx):
+    target = option.get("target")
+    if target is None or target == ctx.viewer:
+        return _("Change your faction — pay %(coins)s to the treasury reserve") % {"coins": coins(CONVERT_COST[True])}
+    return _("Convert %(player)s to the other faction — pay %(coins)s to the treasury reserve") % {
+        "player": ctx.name(target),
+        "coins": coins(CONVERT_COST[False]),
+    }
+
+
+def _label_patronage(option, ctx):
+    return _("Patronage — take 3 coins, keep 2 and give 1 to %(player)s (%(claim)s)") % {
+        "player": ctx.name(option.get("target")),
+        "claim": _claims("patron"),
+    }
+
+
+def _label_coup(option, ctx):
+    params = {"player": ctx.name(option.get("target")), "coins": coins(COSTS["coup"])}
+    if "name" in option:
+        params["card"] = card_name(option["name"])
+        return (
+            _(
+                "Coup against %(player)s naming %(card)s — pay %(coins)s; %(player)s shows every card "
+                "and loses that one if it is there"
+            )
+            % params
+        )
+    return _("Coup against %(player)s — pay %(coins)s; %(player)s loses an influence") % params
+
+
+def _label_assassinate(option, ctx):
+    params = {
+        "player": ctx.name(option.get("target")),
+        "coins": coins(COSTS["assassinate"]),
+        "claim": _claims("assassin"),
+    }
+    if "name" in option:
+        params["card"] = card_name(option["name"])
+        return (
+            _(
+                "Assassinate %(player)s naming %(card)s — pay %(coins)s; %(player)s shows every card "
+                "and loses that one if it is there (%(claim)s)"
+            )
+            % params
+        )
+    return _("Assassinate %(player)s — pay %(coins)s; %(player)s loses an influence (%(claim)s)") % params
+
+
+def _label_steal(option, ctx):
+    return _("Steal from %(player)s — take %(coins)s (%(claim)s)") % {
+        "player": ctx.name(option.get("target")),
+        "coins": coins(option["coins"]),
+        "claim": _claims("captain"),
+    }
+
+
+def _label_examine(option, ctx):
+    return _("Examine %(player)s — see one of their cards, maybe make them swap it (%(claim)s)") % {
+        "player": ctx.name(option.get("target")),
+        "claim": _claims("inquisitor"),
+    }
+
+
+def _waits_for_turn(ctx):
+    return _("Your turn: choose an action")
+
+
+def pending_effect(ctx: Context) -> str:
+    """What the pending action does if nobody stops it, e.g. "Ana takes 3 coins"."""
+    pending = ctx.pending
+    action = pending.get("action")
+    actor = ctx.name(pending.get("player"))
+    target = ctx.name(pending.get("target"))
+    if action == "income":
+        return _("%(player)s takes 1 coin") % {"player": actor}
+    if action == "foreign_aid":
+        return _("%(player)s takes 2 coins") % {"player": actor}
+    if action == "tax":
+        return _("%(player)s takes 3 coins") % {"player": actor}
+    if action == "steal":
+        return _("%(player)s takes %(coins)s from %(target)s") % {
+            "player": actor,
+            "coins": coins(pending["coins"]),
+            "target": target,
+        }
+    if action in ("coup", "assassinate"):
+        if "name" in pending:
+            return _("%(target)s shows every card and loses %(card)s if it is there") % {
+                "target": target,
+                "card": card_name(pending["name"]),
+            }
+        return _("%(target)s loses an influence") % {"target": target}
+    if action == "exchange":
+        return _("%(player)s exchanges cards with the court deck") % {"player": actor}
+    if action == "examine":
+        return _("%(player)s sees one of %(target)s's cards") % {"player": actor, "target": target}
+    if action == "patronage":
+        return _("%(player)s takes 2 coins and %(target)s 1") % {
+            "player": actor,
+            "target": ctx.name(pending.get("beneficiary")),
+        }
+    if action == "embezzle":
+        return _("%(player)s keeps the coins of the treasury reserve") % {"player": actor}
+    if action == "convert":
+        return _("%(target)s changes faction") % {"target": target}
+    return action_name(action)
+
+
+# ---- respond, block, challenged, and the rest ------------------------------------------
+
+
+def _label_allow(option, ctx):
+    if ctx.inheritance is not None:
+        return _("Allow the Lawyer claims")
+    pending = ctx.pending
+    if pending.get("blocker"):
+        return _("Allow the block — %(player)s's %(action)s fails") % {
+            "player": ctx.name(pending.get("player")),
+            "action": action_name(pending.get("action")),
+        }
+    return _("Allow — %(effect)s") % {"effect": pending_effect(ctx)}
+
+
+def _label_challenge(option, ctx):
+    if ctx.inheritance is not None:
+        return _("Challenge %(player)s's Lawyer claim — whoever is wrong loses an influence") % {
+            "player": ctx.name(option.get("target"))
+        }
+    pending = ctx.pending
+    if pending.get("blocker"):
+        return _("Challenge %(player)s's %(card)s — whoever is wrong loses an influence") % {
+            "player": ctx.name(pending["blocker"]),
+            "card": card_name(pending.get("block_card")),
+        }
+    action = pending.get("action")
+    if action == "embezzle":
+        return _("Challenge %(player)s: you say they hold a %(card)s — whoever is wrong loses an influence") % {
+            "player": ctx.name(pending.get("player")),
+            "card": card_name(ctx.table.embezzle_forbidden),
+        }
+    return _("Challenge %(player)s's %(card)s — whoever is wrong loses an influence") % {
+        "player": ctx.name(pending.get("player")),
+        "card": card_name(ctx.table.claims.get(action)),
+    }
+
+
+def _label_block(option, ctx):
+    pending = ctx.pending
+    return _("Block as %(card)s — %(player)s's %(action)s fails unless your claim is challenged") % {
+        "card": card_name(option.get("as")),
+        "player": ctx.name(pending.get("player")),
+        "action": action_name(pending.get("action")),
+    }
+
+
+def _label_prove(option, ctx):
+    if "disclaims" in option:
+        return _(
+            "Reveal your cards: no %(card)s — the challenger loses an influence; you draw new cards"
+        ) % {"card": card_name(option["disclaims"])}
+    return _("Show your %(card)s — the challenger loses an influence; you draw a new card") % {
+        "card": card_name(option["claim"])
+    }
+
+
+def _label_concede(option, ctx):
+    if ctx.inheritance is not None:
+        return _("Concede — lose an influence and your claim to the inheritance")
+    if ctx.pending.get("blocker") == ctx.viewer:
+        return _("Concede — lose an influence; your block fails")
+    return _("Concede — lose an influence; your %(action)s fails") % {
+        "action": action_name(ctx.pending.get("action"))
+    }
+
+
+def _label_lose(option, ctx):
+    return _("Lose your %(card)s — turn it face up") % {"card": card_name(option.get("card"))}
+
+
+def _label_keep(option, ctx):
+    return _("Keep %(cards)s — return the others to the court deck") % {"cards": card_list(option.get("cards", []))}
+
+
+def _label_show(option, ctx):
+    return _("Show your %(card)s to %(player)s") % {
+        "card": card_name(option.get("card")),
+        "player": ctx.name(ctx.pending.get("player")),
+    }
+
+
+def _label_give_back(option, ctx):
+    return _("Give the card back to %(player)s") % {"player": ctx.name(ctx.pending.get("target"))}
+
+
+def _label_force_exchange(option, ctx):
+    return _("Make %(player)s swap it for a card from the court deck") % {"player": ctx.name(ctx.pending.get("target"))}
+
+
+def _label_claim_inheritance(option, ctx):
+    estate = ctx.inheritance or {}
+    return _("Claim the Lawyer — share the %(coins)s of %(player)s (can be challenged)") % {
+        "coins": coins(estate.get("coins", 0)),
+        "player": ctx.name(estate.get("player")),
+    }
+
+
+def _label_decline(option, ctx):
+    return _("Decline the inheritance")
+
+
+def _label_draft_keep(option, ctx):
+    return _("Keep %(card)s — set the other cards aside, unseen") % {"card": card_name(option.get("card"))}
+
+
+def _waits_for_respond(ctx):
+    pending, estate = ctx.pending, ctx.inheritance
+    if estate and not pending:
+        return _("Respond to the Lawyer claims on %(player)s's coins") % {"player": ctx.name(estate["player"])}
+    if pending.get("blocker"):
+        return _("Respond to %(player)s's block as %(card)s") % {
+            "player": ctx.name(pending["blocker"]),
+            "card": card_name(pending.get("block_card")),
+        }
+    if pending:
+        return _("Respond to %(player)s's %(action)s") % {
+            "player": ctx.name(pending.get("player")),
+            "action": action_name(pending.get("action")),
+        }
+    return ""
+
+
+def _waits_for_block(ctx):
+    pending = ctx.pending
+    if not pending:
+        return ""
+    return _("Decide whether to block %(player)s's %(action)s") % {
+        "player": ctx.name(pending.get("player")),
+        "action": action_name(pending.get("action")),
+    }
+
+
+def _waits_for_challenged(ctx):
+    pending = ctx.pending
+    if pending.get("challenger") and pending.get("challenged") == ctx.viewer:
+        return _("%(player)s challenges you: prove your claim or concede") % {"player": ctx.name(pending["challenger"])}
+    return _("Prove your claim or concede")
+
+
+def _waits_for_lose(ctx):
+    return _("Choose a card to lose")
+
+
+def _waits_for_keep(ctx):
+    return _("Choose the cards to keep")
+
+
+def _waits_for_show(ctx):
+    if not ctx.pending:
+        return ""
+    return _("Show a card to %(player)s") % {"player": ctx.name(ctx.pending.get("player"))}
+
+
+def _waits_for_examine(ctx):
+    if not ctx.pending:
+        return ""
+    return _("Give the card back to %(player)s or make them swap it") % {"player": ctx.name(ctx.pending.get("target"))}
+
+
+def _waits_for_inheritance(ctx):
+    if not ctx.inheritance:
+        return ""
+    return _("Claim %(player)s's coins as Lawyer, or decline") % {"player": ctx.name(ctx.inheritance["player"])}
+
+
+def _waits_for_draft(ctx):
+    return _("Choose the card to keep")
+
+
+WORDS = {
+    "turn": DecisionWords(
+        labels={
+        "income": _label_income,
+        "foreign_aid": _label_foreign_aid,
+        "tax": _label_tax,
+        "exchange": _label_exchange,
+        "embezzle": _label_embezzle,
+        "convert": _label_convert,
+        "patronage": _label_patronage,
+        "coup": _label_coup,
+        "assassinate": _label_assassinate,
+        "steal": _label_steal,
+        "examine": _label_examine,
+    },
+        waits_for=_waits_for_turn,
+        grouped=True,
+    ),
+    "respond": DecisionWords(
+        labels={"allow": _label_allow, "challenge": _label_challenge, "block": _label_block},
+        waits_for=_waits_for_respond,
+        # The engine's prompt, where a page can say more than an error message needs.
+        prompt=gettext_lazy("respond to the claim: let it pass or oppose it"),
+    ),
+    "block": DecisionWords(labels={"allow": _label_allow, "block": _label_block}, waits_for=_waits_for_block),
+    "challenged": DecisionWords(
+        labels={"prove": _label_prove, "concede": _label_concede}, waits_for=_waits_for_challenged
+    ),
+    "lose": DecisionWords(labels={"lose": _label_lose}, waits_for=_waits_for_lose),
+    "keep": DecisionWords(labels={"keep": _label_keep}, waits_for=_waits_for_keep),
+    "show": DecisionWords(labels={"show": _label_show}, waits_for=_waits_for_show),
+    "examine": DecisionWords(
+        labels={"give_back": _label_give_back, "force_exchange": _label_force_exchange}, waits_for=_waits_for_examine
+    ),
+    "inheritance": DecisionWords(
+        labels={"claim_inheritance": _label_claim_inheritance, "decline": _label_decline},
+        waits_for=_waits_for_inheritance,
+    ),
+    "draft": DecisionWords(labels={"draft_keep": _label_draft_keep}, waits_for=_waits_for_draft),
+}
+
+
+# ---- what the kind offers the platform -------------------------------------------------
+
+
+def decision_prompt(kind) -> str:
+    """"choose your action", translated."""
+    words = WORDS.get(kind)
+    if words is not None and words.prompt is not None:
+        return str(words.prompt)
+    return _(DECISIONS[kind].prompt) if kind in DECISIONS else str(kind)
+
+
+def option_label(option: dict, ctx: Context, decision: str) -> str:
+    """The words on the button for ``option``, e.g. "Steal from Ben — take 2 coins
+    (claims Captain)"."""
+    act = option.get("act")
+    label = WORDS[decision].labels.get(act) if decision in WORDS else None
+    if label is None:
+        return act or "?"
+    return label(option, ctx)
+
+
+def waits_for(decision: str, view: dict, viewer: str, names: dict) -> str:
+    """What the game waits for from ``viewer``, as a button would say it: "Respond
+    to Ben's Tax", "Choose a card to lose". Built from the viewer's own ``view``."""
+    text = WORDS[decision].waits_for(Context(view, viewer, names)) if decision in WORDS else ""
+    return text or capfirst(decision_prompt(decision))
+
+
+# How a button looks: the answers that cost or risk something stand out.
+_STYLES = {
+    "challenge": "risky",
+    "block": "risky",
+    "coup": "attack",
+    "assassinate": "attack",
+    "concede": "quiet",
+    "allow": "quiet",
+    "decline": "quiet",
+    "give_back": "quiet",
+    "lose": "risky",
+}
+
+
+def option_style(option: dict) -> str:
+    return _STYLES.get(option.get("act"), "plain")
+
+
+def option_group(option: dict, decision: str) -> str:
+    """Options of a turn are grouped under their action name; other decisions have one group."""
+    if decision in WORDS and WORDS[decision].grouped:
+        return action_name(option.get("act"))
+    return ""

@@ -1,0 +1,423 @@
+"""The story of a game in plain sentences, as one viewer may know it.
+
+``lines(events, viewer, names)`` reads the event log in order and tells each
+event as ``viewer`` may see it: the event's public part for everyone, its secret
+part (a card drawn, the cards kept in an exchange, a card shown in an examination)
+only when ``event.visible_to(viewer)`` includes it. A sentence never uses anything
+else: it is built from the fields that the viewer's copy of the event holds, plus
+what earlier events made public (the variants, the action being resolved).
+
+"Ana claimed the Duke to take 3 coins. Ben challenged Ana's Duke. Ana showed the
+Duke, shuffled it into the court deck and drew a new card. Ben lost an influence:
+Captain."
+
+Bookkeeping events (``coup.awaited``, ``coup.court.shuffled``) and a player's private
+standing answers (``coup.standing.set``) produce no sentence.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.kinds.words import Line, Story, tell
+
+from ..engine.cards import COSTS, OPPOSITE_FACTION, table_for
+from .names import action_name, card_list, card_name, coins, faction_name
+
+SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
+
+
+class CoupStory(Story):
+    """What the history of a Coup game has told so far: enough to word the next event."""
+
+    def __init__(self, viewer, names):
+        super().__init__(viewer, names)
+        self.table = table_for(frozenset())
+        self.variants = frozenset()
+        self.action = None  # the public fields of the action being resolved
+        self.factions = {}
+        self.out = set()
+        self.cost = None  # (player, coins) a Coup or Assassination just paid, told with it
+
+    def claim_of(self, action) -> str | None:
+        return self.table.claims.get(action)
+
+
+def lines(events, viewer: str | None, names: dict) -> list[Line]:
+    """Every sentence of a Coup game's history for ``viewer`` (a player name, or
+    anyone else: who then reads only the public story), with the sequence number
+    of its event."""
+    return tell(events, CoupStory(viewer, names), TELLERS, "coup.turn.started")
+
+
+# ---- one teller per event type -----------------------------------------------------------
+
+
+def _started(story, data):
+    story.variants = frozenset(data.get("variants", ()))
+    story.table = table_for(story.variants)
+    story.factions = dict(data.get("factions") or {})
+    players = [story.name(p) for p in data.get("players", [])]
+    text = _("The game began with %(players)s. %(first)s plays first.") % {
+        "players": ", ".join(players),
+        "first": story.name(data.get("first")),
+    }
+    if story.factions:
+        sides = ", ".join(
+            f"{story.name(p)}: {faction_name(story.factions[p])}" for p in data.get("players", []) if p in story.factions
+        )
+        text += " " + _("Factions — %(sides)s.") % {"sides": sides}
+    return text
+
+
+def _hand_dealt(story, data):
+    player = data["player"]
+    if "cards" in data and story.you(player):
+        return _("You were dealt: %(cards)s.") % {"cards": card_list(data["cards"])}
+    return _("%(player)s received face-down cards.") % {"player": story.name(player)}
+
+
+def _draft_started(story, data):
+    return _("The draft began: each player keeps one card of their set and sets the others aside, unseen.")
+
+
+def _draft_kept(story, data):
+    player = data["player"]
+    if "card" in data and story.you(player):
+        return _("You kept %(card)s and set aside %(aside)s.") % {
+            "card": card_name(data["card"]),
+            "aside": card_list(data.get("aside", [])),
+        }
+    return _("%(player)s kept one card and set the others aside.") % {"player": story.name(player)}
+
+
+def _turn_started(story, data):
+    story.action = None
+    player = data["player"]
+    if story.you(player):
+        return _("Your turn.")
+    return _("%(player)s's turn.") % {"player": story.name(player)}
+
+
+def _declared(story, data):
+    story.action = dict(data)
+    actor = story.name(data["player"])
+    action = data["action"]
+    story.cost = (data["player"], COSTS[action]) if action in COSTS else None
+    target = story.name(data.get("target"))
+    claim = story.claim_of(action)
+    params = {"player": actor, "target": target, "card": card_name(claim) if claim else ""}
+    if action == "income":
+        return _("%(player)s took Income.") % params
+    if action == "foreign_aid":
+        return _("%(player)s asked for Foreign Aid (2 coins).") % params
+    if action == "coup":
+        params["coins"] = coins(COSTS["coup"])
+        if "name" in data:
+            params["named"] = card_name(data["name"])
+            return _("%(player)s paid %(coins)s to launch a Coup against %(target)s, naming %(named)s.") % params
+        return _("%(player)s paid %(coins)s to launch a Coup against %(target)s.") % params
+    if action == "tax":
+        return _("%(player)s claimed the %(card)s to take 3 coins.") % params
+    if action == "assassinate":
+        params["coins"] = coins(COSTS["assassinate"])
+        if "name" in data:
+            params["named"] = card_name(data["name"])
+            return (
+                _("%(player)s claimed the %(card)s and paid %(coins)s to assassinate %(target)s, naming %(named)s.")
+                % params
+            )
+        return _("%(player)s claimed the %(card)s and paid %(coins)s to assassinate %(target)s.") % params
+    if action == "steal":
+        return _("%(player)s claimed the %(card)s to steal from %(target)s.") % params
+    if action == "exchange":
+        return _("%(player)s claimed the %(card)s to exchange cards with the court deck.") % params
+    if action == "examine":
+        return _("%(player)s claimed the %(card)s to examine a card of %(target)s.") % params
+    if action == "patronage":
+        params["target"] = story.name(data.get("beneficiary"))
+        return _("%(player)s claimed the %(card)s to take 3 coins and give 1 of them to %(target)s.") % params
+    if action == "convert":
+        if data.get("target") in (None, data["player"]):
+            return _("%(player)s paid to change faction.") % params
+        return _("%(player)s paid to convert %(target)s to the other faction.") % params
+    if action == "embezzle":
+        params["card"] = card_name(story.table.embezzle_forbidden)
+        params["coins"] = coins(data.get("takes", 0))
+        return (
+            _("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve.") % params
+        )
+    return _("%(player)s chose %(action)s.") % {"player": actor, "action": action_name(action)}
+
+
+def _coins_moved(story, data):
+    amount, source, dest = data["amount"], data["from"], data["to"]
+    if story.cost is not None:
+        paid, story.cost = story.cost, None
+        if paid == (source, amount) and dest == "treasury":
+            return ""  # the declaration already said so
+    params = {"coins": coins(amount)}
+    places = ("treasury", "reserve", "estate")
+    if source not in places:
+        params["player"] = story.name(source)
+    if dest not in places:
+        params["target"] = story.name(dest)
+    if source == "treasury" and dest not in places:
+        action = story.action or {}
+        if action.get("player") == dest and COSTS.get(action.get("action")) == amount:
+            return _("%(target)s got the %(coins)s back.") % params  # a failed action's refund
+        return _("%(target)s took %(coins)s from the treasury.") % params
+    if source == "reserve" and dest not in places:
+        return _("%(target)s took %(coins)s from the treasury reserve.") % params
+    if source == "estate" and dest not in places:
+        return _("%(target)s inherited %(coins)s.") % params
+    if source not in places and dest not in places:
+        return _("%(target)s took %(coins)s from %(player)s.") % params
+    if source not in places and dest == "reserve":
+        return _("%(player)s put %(coins)s on the treasury reserve.") % params
+    if source not in places and dest == "treasury":
+        if source in story.out:
+            return _("%(player)s's %(coins)s went back to the treasury.") % params
+        return _("%(player)s paid %(coins)s to the treasury.") % params
+    if dest == "treasury":
+        return _("%(coins)s went back to the treasury.") % params
+    return ""
+
+
+def _allowed(story, data):
+    return _("%(player)s let it pass.") % {"player": story.name(data["player"])}
+
+
+def _challenged(story, data):
+    params = {"player": story.name(data["player"]), "claimant": story.name(data["claimant"])}
+    on = data.get("on")
+    if on == "inheritance":
+        return _("%(player)s challenged %(claimant)s's Lawyer claim.") % params
+    action = story.action or {}
+    if on == "block":
+        params["card"] = card_name(action.get("block_card"))
+        return _("%(player)s challenged %(claimant)s's %(card)s.") % params
+    if action.get("action") == "embezzle":
+        params["card"] = card_name(story.table.embezzle_forbidden)
+        return _("%(player)s challenged %(claimant)s, saying they hold a %(card)s.") % params
+    params["card"] = card_name(story.claim_of(action.get("action")))
+    return _("%(player)s challenged %(claimant)s's %(card)s.") % params
+
+
+def _proved(story, data):
+    cards = data.get("cards", [])
+    params = {"player": story.name(data["player"]), "cards": card_list(cards)}
+    action = story.action or {}
+    if action.get("action") == "embezzle" and not action.get("block_card"):
+        params["card"] = card_name(story.table.embezzle_forbidden)
+        return (
+            _("%(player)s revealed %(cards)s — no %(card)s — and shuffled them into the court deck.") % params
+        )
+    return _("%(player)s showed the %(cards)s and shuffled it into the court deck.") % params
+
+
+def _conceded(story, data):
+    return _("%(player)s conceded the challenge.") % {"player": story.name(data["player"])}
+
+
+def _card_drawn(story, data):
+    player = data["player"]
+    if "card" in data and story.you(player):
+        return _("You drew a new card: %(card)s.") % {"card": card_name(data["card"])}
+    return _("%(player)s drew a new card from the court deck.") % {"player": story.name(player)}
+
+
+def _card_returned(story, data):
+    player = data["player"]
+    if "card" in data:
+        if story.you(player):
+            return _("You returned the %(card)s to the court deck.") % {"card": card_name(data["card"])}
+        return _("%(player)s returned the %(card)s to the court deck.") % {
+            "player": story.name(player),
+            "card": card_name(data["card"]),
+        }
+    return _("%(player)s returned the card they showed to the court deck.") % {"player": story.name(player)}
+
+
+def _influence_lost(story, data):
+    player = data["player"]
+    if story.you(player):
+        return _("You lost an influence: %(card)s.") % {"card": card_name(data["card"])}
+    return _("%(player)s lost an influence: %(card)s.") % {
+        "player": story.name(player),
+        "card": card_name(data["card"]),
+    }
+
+
+def _eliminated(story, data):
+    player = data["player"]
+    story.out.add(player)
+    if story.you(player):
+        return _("You are out of the game.")
+    return _("%(player)s is out of the game.") % {"player": story.name(player)}
+
+
+def _blocked(story, data):
+    if story.action is not None:
+        story.action["blocker"] = data["player"]
+        story.action["block_card"] = data["card"]
+    return _("%(player)s claimed the %(card)s to block.") % {
+        "player": story.name(data["player"]),
+        "card": card_name(data["card"]),
+    }
+
+
+def _failed(story, data):
+    params = {"player": story.name(data["player"]), "action": action_name(data["action"])}
+    if data.get("reason") == "blocked":
+        return _("The block stands: %(player)s's %(action)s failed.") % params
+    return _("%(player)s's %(action)s failed.") % params
+
+
+def _exchange_drew(story, data):
+    player = data["player"]
+    if "cards" in data and story.you(player):
+        return _("You drew from the court deck: %(cards)s.") % {"cards": card_list(data["cards"])}
+    count = data.get("count", 0)
+    return ngettext(
+        "%(player)s drew %(count)d card from the court deck.",
+        "%(player)s drew %(count)d cards from the court deck.",
+        count,
+    ) % {"player": story.name(player), "count": count}
+
+
+def _exchange_kept(story, data):
+    player = data["player"]
+    if "kept" in data and story.you(player):
+        return _("You kept %(kept)s and returned %(returned)s to the court deck.") % {
+            "kept": card_list(data["kept"]),
+            "returned": card_list(data.get("returned", [])) or "—",
+        }
+    return _("%(player)s chose the cards to keep and returned the others to the court deck.") % {
+        "player": story.name(player)
+    }
+
+
+def _hand_revealed(story, data):
+    return _("%(player)s revealed every face-down card: %(cards)s.") % {
+        "player": story.name(data["player"]),
+        "cards": card_list(data.get("cards", [])),
+    }
+
+
+def _card_shown(story, data):
+    player, to = data["player"], data.get("to")
+    if "card" in data:
+        params = {"player": story.name(player), "to": story.name(to), "card": card_name(data["card"])}
+        if story.you(player):
+            return _("You showed the %(card)s to %(to)s.") % params
+        if story.you(to):
+            return _("%(player)s showed you the %(card)s.") % params
+        return _("%(player)s showed the %(card)s to %(to)s.") % params
+    return _("%(player)s showed one card to %(to)s in secret.") % {"player": story.name(player), "to": story.name(to)}
+
+
+def _given_back(story, data):
+    return _("%(player)s gave the card back to %(target)s.") % {
+        "player": story.name(data["player"]),
+        "target": story.name(data["target"]),
+    }
+
+
+def _forced(story, data):
+    return _("%(player)s made %(target)s swap the card shown for one from the court deck.") % {
+        "player": story.name(data["player"]),
+        "target": story.name(data["target"]),
+    }
+
+
+def _converted(story, data):
+    target = data["target"]
+    if target in story.factions:
+        story.factions[target] = OPPOSITE_FACTION[story.factions[target]]
+    params = {"player": story.name(target), "faction": faction_name(story.factions.get(target))}
+    if story.factions.get(target):
+        return _("%(player)s is now %(faction)s.") % params
+    return _("%(player)s changed faction.") % params
+
+
+def _inheritance_opened(story, data):
+    return _(
+        "%(player)s left %(coins)s: anyone still in the game may claim the Lawyer to inherit them."
+    ) % {"player": story.name(data["player"]), "coins": coins(data.get("coins", 0))}
+
+
+def _inheritance_claimed(story, data):
+    return _("%(player)s claimed the Lawyer to inherit.") % {"player": story.name(data["player"])}
+
+
+def _inheritance_declined(story, data):
+    return _("%(player)s declined the inheritance.") % {"player": story.name(data["player"])}
+
+
+def _claim_lost(story, data):
+    return _("%(player)s's Lawyer claim no longer counts.") % {"player": story.name(data["player"])}
+
+
+def _inheritance_settled(story, data):
+    shares = {p: n for p, n in (data.get("shares") or {}).items() if n}
+    params = {"player": story.name(data["player"]), "coins": coins(data.get("treasury", 0))}
+    if not shares:
+        return _("Nobody inherited from %(player)s: %(coins)s went to the treasury.") % params
+    params["shares"] = ", ".join(f"{story.name(p)} {coins(n)}" for p, n in shares.items())
+    if data.get("treasury"):
+        return _("%(player)s's coins were shared: %(shares)s; %(coins)s to the treasury.") % params
+    return _("%(player)s's coins were shared: %(shares)s.") % params
+
+
+def _resigned(story, data):
+    player = data["player"]
+    if story.you(player):
+        return _("You resigned.")
+    return _("%(player)s resigned.") % {"player": story.name(player)}
+
+
+def _won(story, data):
+    player = data["player"]
+    if story.you(player):
+        return _("You won the game!")
+    return _("%(player)s won the game!") % {"player": story.name(player)}
+
+
+def _silent(story, data):
+    return ""
+
+
+TELLERS = {
+    "coup.game.started": _started,
+    "coup.hand.dealt": _hand_dealt,
+    "coup.draft.started": _draft_started,
+    "coup.draft.kept": _draft_kept,
+    "coup.turn.started": _turn_started,
+    "coup.action.declared": _declared,
+    "coup.coins.moved": _coins_moved,
+    "coup.allowed": _allowed,
+    "coup.challenged": _challenged,
+    "coup.claim.proved": _proved,
+    "coup.claim.conceded": _conceded,
+    "coup.card.drawn": _card_drawn,
+    "coup.card.returned": _card_returned,
+    "coup.influence.lost": _influence_lost,
+    "coup.player.eliminated": _eliminated,
+    "coup.blocked": _blocked,
+    "coup.action.failed": _failed,
+    "coup.exchange.drew": _exchange_drew,
+    "coup.exchange.kept": _exchange_kept,
+    "coup.hand.revealed": _hand_revealed,
+    "coup.card.shown": _card_shown,
+    "coup.examine.given_back": _given_back,
+    "coup.examine.forced": _forced,
+    "coup.faction.converted": _converted,
+    "coup.inheritance.opened": _inheritance_opened,
+    "coup.inheritance.claimed": _inheritance_claimed,
+    "coup.inheritance.declined": _inheritance_declined,
+    "coup.inheritance.claim_lost": _claim_lost,
+    "coup.inheritance.settled": _inheritance_settled,
+    "coup.player.resigned": _resigned,
+    "coup.game.won": _won,
+    **{kind: _silent for kind in SILENT},
+}

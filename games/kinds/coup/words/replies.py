@@ -1,0 +1,266 @@
+"""Coup's answers written in a reply: "allow", "block duke", "steal ana", "keep duke captain".
+
+``read_reply`` sorts the words of a line into acts, cards and players, and finds
+the one legal option they name (``games/inbound.py`` does the rest: whose reply
+it is, the first line, playing it, explaining a refusal); ``reply_word`` writes
+an option as a reply would.
+"""
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.kinds.words import Reply
+
+from ..engine.cards import CARD_NAMES, table_for
+
+# Each word (accents removed, lower case) and the acts it may mean. A word that
+# means two acts ("keep" is also the draft's keep) is settled by what is legal.
+ACT_WORDS = {
+    "allow": (
+        "allow pass ok okay accept fine permitir permito aceptar acepto paso pasar dejo aceitar aceito passo passar "
+        "deixo"
+    ),
+    "challenge": "challenge doubt desafiar desafio dudar dudo duvidar duvido contestar contesto",
+    "block": "block bloquear bloqueo bloqueio bloqueo",
+    "income": "income ingreso ingresos renda rendimento",
+    "foreign_aid": "foreign_aid aid ayuda ajuda",
+    "tax": "tax taxes impuesto impuestos imposto impostos",
+    "coup": "coup golpe",
+    "assassinate": "assassinate assassination kill asesinar asesinato assassinar assassinato",
+    "steal": "steal robar robo roubar roubo extorsion extorquir",
+    "exchange": "exchange swap intercambiar intercambio cambiar cambio trocar troca",
+    "examine": "examine examinar investigar interrogar",
+    "embezzle": "embezzle embezzlement malversar malversacion desviar desvio",
+    "convert": "convert conversion convertir converter conversao",
+    "patronage": "patronage mecenazgo mecenato patrocinio patrocinar",
+    "prove": "prove reveal probar pruebo provar provo revelar revelo",
+    "show": "show mostrar muestro mostro ensenar ensenho",
+    "concede": "concede admit ceder cedo conceder admitir admito",
+    "lose": "lose discard perder pierdo perco descartar descarto",
+    "keep": "keep quedar quedo quedarme conservar conservo guardar guardo manter mantenho ficar fico",
+    "give_back": "give_back give return devolver devuelvo devolvo",
+    "force_exchange": "force_exchange force forzar fuerzo forcar forco",
+    "claim_inheritance": "claim_inheritance inherit inheritance heredar herencia herdar heranca reclamar reivindicar",
+    "decline": "decline refuse rechazar rechazo recusar recuso declinar declino",
+}
+# Words that also mean a second act: showing a card proves a claim, keeping is drafting.
+ALSO = {"show": {"prove"}, "prove": {"show"}, "keep": {"draft_keep"}}
+# Answers of two words, read as one.
+PHRASES = {
+    ("foreign", "aid"): "foreign_aid",
+    ("ayuda", "exterior"): "foreign_aid",
+    ("ajuda", "externa"): "foreign_aid",
+    ("ajuda", "estrangeira"): "foreign_aid",
+    ("give", "back"): "give_back",
+    ("force", "exchange"): "force_exchange",
+    ("claim", "inheritance"): "claim_inheritance",
+    ("draft", "keep"): "draft_keep",
+}
+# Small words a sentence adds around an answer ("block as duke", "steal from Ana").
+FILLER = set(
+    (
+        "i a an the my me as with from to on of and it let please pls thanks thank you thx naming name card cards "
+        "his her their them is will ll now "
+        "yo el la los las un una mi mis con como de del al y e por favor gracias carta cartas lo le su sus "
+        "eu o os um uma meu minha meus minhas com do da dos das obrigado obrigada para seu sua"
+    ).split()
+)
+NEGATIONS = {"not", "dont", "never", "no", "nao", "nunca", "ni", "nem", "cannot", "cant", "wont"}
+
+
+def _acts_of_word() -> dict[str, tuple[str, frozenset]]:
+    """word → (the act it names first, every act it may mean)."""
+    found = {"draft_keep": ("draft_keep", frozenset({"draft_keep"}))}
+    for act, words in ACT_WORDS.items():
+        for word in words.split():
+            found.setdefault(word, (act, frozenset({act, *ALSO.get(act, ())})))
+    return found
+
+
+ACTS_OF_WORD = _acts_of_word()
+
+
+def normalize(text: str) -> str:
+    """Lower case, accents dropped, possessives and punctuation gone: "Ana's Capitán!" → "ana capitan"."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(char for char in text if not unicodedata.combining(char)).casefold()
+    text = re.sub(r"['’]s\b", "", text)
+    text = re.sub(r"['’]", "", text)
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+@cache
+def card_words() -> dict[str, str]:
+    """Every way to write a card: its id, and its name in each language of the site."""
+    words = {card: card for card in CARD_NAMES}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            words.update({normalize(_(name)): card for card, name in CARD_NAMES.items()})
+    return words
+
+
+@dataclass
+class Reading:
+    """What the words of a line say; ``players`` holds, per name written, the
+    engine names it may mean."""
+
+    acts: list[frozenset] = field(default_factory=list)
+    act_names: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    players: list[frozenset] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    negated: bool = False
+
+    def describe(self, names: dict) -> str:
+        """The reading in the words of ``reply_word``: "steal ana", "block duke"."""
+        words = [act.replace("_", " ") for act in self.act_names]
+        words += ["/".join(sorted(_first_name(names, p) for p in players)) for players in self.players]
+        return " ".join(words + self.cards)
+
+
+def _first_name(names: dict, player: str) -> str:
+    return (names.get(player, player).split() or [player])[0].lower()
+
+
+def read_line(line: str, names: dict) -> Reading:
+    """Sort the words of ``line`` into acts, cards and players (by display name:
+    a whole word of it, or the start of one with three letters or more)."""
+    words = normalize(line).split()
+    player_words = {player: normalize(name).split() for player, name in names.items()}
+    cards = card_words()
+    reading = Reading()
+    index = 0
+    while index < len(words):
+        word = words[index]
+        phrase = PHRASES.get(tuple(words[index : index + 2]))
+        if phrase:
+            word = phrase
+            index += 1
+        index += 1
+        if word in ACTS_OF_WORD:
+            act, acts = ACTS_OF_WORD[word]
+            reading.act_names.append(act)
+            reading.acts.append(acts)
+        elif word in cards or (word.endswith("s") and word[:-1] in cards):
+            reading.cards.append(cards.get(word) or cards[word[:-1]])
+        elif word in NEGATIONS:
+            reading.negated = True
+        elif word in FILLER:
+            continue
+        else:
+            exact = frozenset(p for p, parts in player_words.items() if word in parts)
+            prefix = frozenset(
+                p for p, parts in player_words.items() if len(word) >= 3 and any(w.startswith(word) for w in parts)
+            )
+            if exact or prefix:
+                reading.players.append(exact or prefix)
+            else:
+                reading.unknown.append(word)
+    return reading
+
+
+def _option_cards(option: dict) -> Counter:
+    return Counter([option[key] for key in ("as", "name", "card") if key in option] + list(option.get("cards", ())))
+
+
+def _fit(option: dict, reading: Reading, acts, mentioned_cards: set, mentioned_players: set) -> str | None:
+    """``"exact"`` when ``reading`` names ``option`` in full, ``"partial"`` when
+    it leaves out a card or a player, None when it names something else. Words
+    about the claim at stake are allowed too ("challenge ana", "challenge duke")."""
+    if acts is not None and option["act"] not in acts:
+        return None
+    wanted = _option_cards(option)
+    written = Counter(reading.cards)
+    if any(card not in mentioned_cards for card in (written - wanted).elements()):
+        return None
+    complete = not (wanted - written)
+    mentions = list(reading.players)
+    target = option.get("target")
+    if target is not None:
+        named = next((m for m in mentions if target in m), None)
+        if named is None:
+            complete = False
+        else:
+            mentions.remove(named)
+    if any(not (players & mentioned_players) for players in mentions):
+        return None
+    return "exact" if complete else "partial"
+
+
+@dataclass
+class Match:
+    option: dict | None = None
+    candidates: list[dict] = field(default_factory=list)
+
+
+def match(reading: Reading, options: list[dict], pending: dict | None = None, variants=()) -> Match:
+    """The one legal option that ``reading`` names, or the candidates it might
+    mean. A full reading wins over readings that leave something out ("convert"
+    is converting yourself, not converting someone unnamed)."""
+    pending = pending or {}
+    acts = None
+    if reading.acts:
+        acts = reading.acts[0]
+    elif len({option["act"] for option in options}) != 1:
+        return Match()  # no act written, and the answers differ by act
+    claim = table_for(frozenset(variants)).claims.get(pending.get("action"))
+    mentioned_cards = {card for card in (claim, pending.get("block_card"), pending.get("name")) if card}
+    mentioned_players = {pending.get(key) for key in ("player", "blocker", "target")} - {None}
+    fits = {"exact": [], "partial": []}
+    for option in options:
+        fit = _fit(option, reading, acts, mentioned_cards, mentioned_players)
+        if fit:
+            fits[fit].append(option)
+    for kind in ("exact", "partial"):
+        if len(fits[kind]) == 1:
+            return Match(fits[kind][0])
+        if fits[kind]:
+            return Match(None, fits[kind])
+    return Match()
+
+
+def reply_word(option: dict, names: dict) -> str:
+    """How to write ``option`` in a reply: "steal ana", "block duke", "keep duke captain"."""
+    words = [option["act"].replace("_", " ")]
+    if "as" in option:
+        words.append(option["as"])
+    if "target" in option:
+        words.append(names.get(option["target"], option["target"]).split()[0].lower())
+    if "name" in option:
+        words.append(option["name"])
+    if "card" in option:
+        words.append(option["card"])
+    words.extend(option.get("cards", ()))
+    return " ".join(words)
+
+
+def read_reply(line: str, table: dict, variants) -> Reply:
+    """The legal option of ``table["options"]`` that ``line`` names, or why none."""
+    names = table["names"]
+    options = table["options"]
+    reading = read_line(line, names)
+    understood = reading.describe(names)
+    if reading.unknown:
+        words = ", ".join(f"“{word}”" for word in reading.unknown)
+        return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": words}, understood)
+    if reading.negated:
+        return Reply(None, "not-understood", _("Your answer says “not”: write only the answer you choose."), understood)
+    if len(set(reading.acts)) > 1:
+        return Reply(None, "several-answers", _("Your answer names more than one move: write only one."), understood)
+    if not reading.acts and not reading.cards and not reading.players:
+        return Reply(None, "not-understood", _("We found no answer in your reply."), understood)
+    found = match(reading, options, (table["view"] or {}).get("pending"), variants)
+    if found.option is None and found.candidates:
+        answers = " / ".join(reply_word(option, names) for option in found.candidates)
+        problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
+        return Reply(None, "ambiguous", problem, understood, found.candidates)
+    if found.option is None:
+        return Reply(None, "not-legal", _("That is not one of your answers now."), understood)
+    return Reply(found.option, understood=understood)

@@ -1,0 +1,177 @@
+"""What Coup's templates show: the game page's table, a replay's table, an email's
+table, built from the viewer's ``view`` (the omniscient one for a replay).
+
+The viewer's own face-down cards are the only cards a page marks with
+``data-card``; everything else a template shows comes from the view, so a page
+can never show more than the engine let through for that viewer.
+"""
+
+from django.utils.translation import gettext as _
+
+from .decisions import Context, decision_prompt, pending_effect
+from .names import action_name, card_name, faction_name
+
+
+def table(view, viewer, names, game, users, awaiting) -> dict:
+    """Every seat (the viewer's own hand as ``me``), the action being resolved,
+    a card shown in an examination and an open inheritance."""
+    players = []
+    me = None
+    for entry in view["players"]:
+        own = entry["name"] == viewer
+        hand = entry["hand"]
+        drawn = entry.get("drawn", [])
+        row = {
+            "player": entry["name"],
+            "name": names.get(entry["name"], entry["name"]),
+            "you": own,
+            "host": users.get(entry["name"]) is not None and users[entry["name"]].pk == game.host_id,
+            "coins": entry["coins"],
+            "hidden_count": len(hand) if isinstance(hand, list) else hand,
+            "drawn_count": len(drawn) if isinstance(drawn, list) else drawn,
+            "revealed": entry["revealed"],
+            "alive": entry["alive"],
+            "faction": entry.get("faction"),
+            "faction_name": faction_name(entry.get("faction")) if entry.get("faction") else "",
+            "turn": view.get("turn") == entry["name"],
+            "winner": view.get("winner") == entry["name"],
+            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+        }
+        row["backs"] = range(row["hidden_count"])
+        players.append(row)
+        if own:
+            # The viewer's own face-down cards: the only cards a page marks with data-card.
+            me = {**row, "hand": list(hand), "drawn": list(drawn) if isinstance(drawn, list) else []}
+    ctx = Context(view, viewer, names, game.variants)
+    return {
+        "players": players,
+        "me": me,
+        "playing": bool(me and me["alive"]),
+        "factions": any(p["faction"] for p in players),
+        "reserve": view.get("reserve", 0),
+        "court_count": view["court"] if isinstance(view.get("court"), int) else len(view.get("court", [])),
+        "pending": pending_summary(view, ctx),
+        "shown": _shown(view, viewer, names),
+        "inheritance": _inheritance(view, names),
+    }
+
+def replay_table(game, view, viewer, names) -> dict:
+    """Every seat with its face-down cards shown, the court deck in order, and
+    the action being resolved, in words."""
+    awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
+    players = [
+        {
+            "player": entry["name"],
+            "name": names.get(entry["name"], entry["name"]),
+            "you": entry["name"] == viewer,
+            "coins": entry["coins"],
+            "hand": list(entry["hand"]),
+            "drawn": list(entry.get("drawn", [])),
+            "revealed": list(entry["revealed"]),
+            "alive": entry["alive"],
+            "faction_name": faction_name(entry["faction"]) if entry.get("faction") else "",
+            "turn": view.get("turn") == entry["name"],
+            "winner": view.get("winner") == entry["name"],
+            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+        }
+        for entry in view["players"]
+    ]
+    ctx = Context(view, viewer, names, game.variants)
+    return {
+        "players": players,
+        "court": list(view.get("court", [])),
+        "aside": list(view.get("aside", [])),
+        "pending": pending_summary(view, ctx),
+    }
+
+
+def email_context(view, viewer, names) -> dict:
+    me = next(p for p in view["players"] if p["name"] == viewer)
+    return {
+        "hand": [card_name(card) for card in me["hand"]] if isinstance(me["hand"], list) else [],
+        "revealed": [card_name(card) for card in me["revealed"]],
+        "coins": me["coins"],
+        "table": [
+            {
+                "name": names.get(p["name"], p["name"]),
+                "coins": p["coins"],
+                "hidden": p["hand"] if isinstance(p["hand"], int) else len(p["hand"]),
+                "revealed": [card_name(card) for card in p["revealed"]],
+                "alive": p["alive"],
+            }
+            for p in view["players"]
+        ],
+    }
+
+
+def pending_summary(view: dict, ctx: Context) -> str:
+    """The action being resolved, in words: "Ana claims the Duke: Tax, 3 coins. Ben
+    blocks as Contessa. Carla challenges Ben."."""
+    pending = view.get("pending")
+    if not pending:
+        return ""
+    action = pending.get("action")
+    params = {
+        "player": ctx.name(pending.get("player")),
+        "action": action_name(action),
+        "effect": pending_effect(ctx),
+    }
+    claim = ctx.table.claims.get(action)
+    if claim:
+        params["card"] = card_name(claim)
+        text = _("%(player)s claims the %(card)s for %(action)s: %(effect)s.") % params
+    elif action == "embezzle":
+        params["card"] = card_name(ctx.table.embezzle_forbidden)
+        text = _("%(player)s claims to hold no %(card)s for %(action)s: %(effect)s.") % params
+    else:
+        text = _("%(player)s chose %(action)s: %(effect)s.") % params
+    if pending.get("blocker"):
+        text += " " + _("%(player)s blocks as %(card)s.") % {
+            "player": ctx.name(pending["blocker"]),
+            "card": card_name(pending.get("block_card")),
+        }
+    if pending.get("challenger"):
+        text += " " + _("%(player)s challenges %(claimant)s.") % {
+            "player": ctx.name(pending["challenger"]),
+            "claimant": ctx.name(pending.get("challenged")),
+        }
+    return text
+
+
+def _shown(view, viewer, names):
+    """The card shown in an examination, for the two players who may see it."""
+    pending = view.get("pending") or {}
+    if "shown" not in pending or viewer is None:
+        return None
+    return {
+        "card": pending["shown"],
+        "by": names.get(pending.get("target"), pending.get("target")),
+        "to": names.get(pending.get("player"), pending.get("player")),
+        "you_showed": viewer == pending.get("target"),
+    }
+
+
+def _inheritance(view, names):
+    estate = view.get("inheritance")
+    if not estate:
+        return None
+    return {
+        "player": names.get(estate["player"], estate["player"]),
+        "coins": estate["coins"],
+        "claimants": [names.get(c, c) for c in estate["claimants"]],
+    }
+
+
+def last_action(payload, names: dict, viewer: str) -> str:
+    """"Ben: Steal from Ana", from a stored ``coup.action.declared`` event (its
+    public ``data`` only; such events carry no secret part anyway)."""
+    if not payload:
+        return ""
+    data = payload.get("data", {})
+    action = action_name(data.get("action"))
+    player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
+    target = data.get("target") or data.get("beneficiary")
+    if target and target != data.get("player"):
+        target_name = _("you") if target == viewer else names.get(target, "?")
+        return _("%(player)s: %(action)s, on %(target)s") % {"player": player, "action": action, "target": target_name}
+    return _("%(player)s: %(action)s") % {"player": player, "action": action}

@@ -1,0 +1,2 @@
+"""Kobayakawa: ``engine/`` (the rules, pure Python), ``words.py``, ``stats.py``,
+``templates/kobayakawa/``, put together in ``kind.py``."""

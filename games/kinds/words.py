@@ -1,0 +1,76 @@
+"""What every game kind's words share: the story of a game told event by event,
+and what a line written in a reply means.
+
+A kind's words read only what the engine's ``view(state, viewer)`` and the
+viewer's copy of the event log let through, so they cannot show more than the
+engine allows: ``tell`` hands each teller only the fields of an event its viewer
+may see.
+"""
+
+from dataclasses import dataclass, field
+
+from games.engine.events import Event
+
+
+@dataclass
+class Reply:
+    """What a line written in a reply means: the one legal ``option`` it names, or
+    why it cannot be played (``reason`` for the log, ``problem`` for the player, in
+    the active language) and what was read (``understood``)."""
+
+    option: dict | None = None
+    reason: str = ""
+    problem: str = ""
+    understood: str = ""
+    candidates: list = field(default_factory=list)
+
+
+@dataclass
+class Line:
+    """One sentence of the history; ``turn`` marks the start of a new turn."""
+
+    seq: int
+    text: str
+    kind: str  # the event type
+    turn: bool = False
+
+
+class Story:
+    """What a history has told so far, for any game: whose story it is and the
+    players' names. A game's tellers may keep more in a subclass."""
+
+    def __init__(self, viewer, names):
+        self.viewer = viewer
+        self.names = names
+
+    def name(self, player) -> str:
+        return self.names.get(player, player or "?")
+
+    def you(self, player) -> bool:
+        return self.viewer is not None and player == self.viewer
+
+
+def _visible(event, viewer) -> tuple[str, dict]:
+    """(type, fields the viewer may see) for an engine ``Event``, a stored event
+    (``{"type", "data", "secret", "seen_by"}``) or an already filtered one
+    (``{"type", "data"}`` without ``secret``)."""
+    if isinstance(event, Event):
+        return event.type, event.visible_to(viewer)
+    if "secret" in event or "seen_by" in event:
+        return event["type"], Event.from_json(event).visible_to(viewer)
+    return event["type"], dict(event.get("data", {}))
+
+
+def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
+    """Every sentence ``tellers`` (event type → function of the story and the
+    event's visible fields) make of ``events`` for ``story.viewer``, with the
+    sequence number of each event; ``turn_kind`` starts a new turn (or round)."""
+    told = []
+    for position, event in enumerate(events):
+        kind, data = _visible(event, story.viewer)
+        seq = event.get("seq", position) if isinstance(event, dict) else position
+        teller = tellers.get(kind)
+        text = teller(story, data) if teller else ""
+        if text:
+            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind))
+    return told
