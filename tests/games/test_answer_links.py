@@ -110,7 +110,7 @@ def test_the_confirmation_of_an_answer_tells_it_as_the_table_saw_it(client, game
     state = game_state(Game.objects.get(pk=game.pk))
     kind, version = awaited(game)["p1"]
     assert kind == "keep"
-    options = COUP.options(state, "p1")
+    options = KINDS["coup"].options(state, "p1")
     asked = client.get(reverse("answer", args=[answer_token(ana_seat, version, 0)]))
     assert hand_shown(asked)  # the choice needs the cards in hand and drawn
     response = client.post(reverse("answer", args=[answer_token(ana_seat, version, 0)]))
