@@ -1,5 +1,5 @@
 """Who may be emailed: an address that opted out (``AddressOptOut``) is not, by
-anyone and by any path (the game's emails in ``games.emails``, allauth's in
+anyone and by any path (the game's emails in ``games.mail.emails``, allauth's in
 ``accounts.adapter``)."""
 
 from accounts.models import AddressOptOut

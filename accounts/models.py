@@ -1,5 +1,6 @@
 """A player's profile: the name shown at the table, the language and time zone of
-pages and emails, and the standing answers the engine gives for them (docs/rules.md §1)."""
+pages and emails, and which emails they want. What a game kind keeps per player
+(Coup's standing answers) is the kind's own (``GameKind.player_preferences``)."""
 
 import zoneinfo
 
@@ -41,17 +42,6 @@ class Profile(models.Model):
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone],
         help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
     )
-    # Standing answers (docs/rules.md §1): the engine answers for the player at once, in
-    # both branches, so how soon a decision is answered reveals nothing of a hand.
-    always_prove = models.BooleanField(
-        _("always prove when I can"), default=False,
-        help_text=_("When a claim of yours is challenged, show the card at once if you hold it, and concede at once if you don't."),
-    )
-    lose_first = models.JSONField(
-        _("the cards I give up first"), default=list, blank=True,
-        help_text=_("Character ids in order: when you lose an influence, the first of them you hold is given up at once."),
-    )
-
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")

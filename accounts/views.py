@@ -1,5 +1,6 @@
-"""The profile page (with the standing answers, given by a task to the engine of
-every game in play), and a language switch that remembers the choice in the profile."""
+"""The profile page (with each game kind's section of preferences, given by a task
+to the engine of every game in play), and a language switch that remembers the
+choice in the profile."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -13,25 +14,35 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm
 from accounts.models import profile_of
-from games.services import standing_answers_changed
+from accounts.services import profile_language_set
+from games.kinds import KINDS
+from games.services.notifications import preferences_changed
 
 
 @login_required
 def profile(request):
     instance = profile_of(request.user)
-    if request.method == "POST":
-        form = ProfileForm(request.POST, instance=instance)
-        if form.is_valid():
-            with transaction.atomic():
-                form.save()
-                if form.standing_answers_changed:
-                    standing_answers_changed(user=request.user)
-            translation.activate(instance.language)
-            messages.success(request, _("Your profile is saved."))
-            return remember_language(redirect("profile"), instance.language)
-    else:
-        form = ProfileForm(instance=instance)
-    return render(request, "accounts/profile.html", {"form": form})
+    data = request.POST if request.method == "POST" else None
+    form = ProfileForm(data, instance=instance)
+    sections = _preference_sections(request.user, data)
+    if data is not None and form.is_valid() and all(section.is_valid() for section in sections):
+        with transaction.atomic():
+            form.save()
+            changed = [section for section in sections if section.has_changed()]
+            for section in changed:
+                section.save()
+            if changed:
+                preferences_changed(user=request.user)
+        translation.activate(instance.language)
+        messages.success(request, _("Your profile is saved."))
+        return remember_language(redirect("profile"), instance.language)
+    return render(request, "accounts/profile.html", {"form": form, "sections": sections})
+
+
+def _preference_sections(user, data) -> list:
+    """Each game kind's form of the preferences it keeps per player (none for most)."""
+    forms = (kind.preferences_form(user, data) for kind in KINDS.values())
+    return [form for form in forms if form is not None]
 
 
 def remember_language(response, language: str):
@@ -58,7 +69,5 @@ def set_language(request):
     language = request.POST.get("language")
     codes = {code for code, _name in settings.LANGUAGES}
     if request.user.is_authenticated and language in codes:
-        instance = profile_of(request.user)
-        instance.language = language
-        instance.save(update_fields=["language"])
+        profile_language_set(user=request.user, language=language)
     return response

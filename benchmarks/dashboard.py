@@ -5,7 +5,7 @@
 Builds, inside one transaction that is rolled back at the end (nothing stays in the
 database, no email or task leaves), a player with ``--finished`` finished games,
 each a real random game whose log is stored and whose results are recorded by
-``games.results`` as when a game ends, and ``--active`` games in play started
+``games.services.results`` as when a game ends, and ``--active`` games in play started
 and played through the services. Then renders the home dashboard, the past games
 page and the statistics page ``--rounds`` times each as that player and prints
 the median and worst render time and the number of queries of each. The last
@@ -38,11 +38,11 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import profile_of  # noqa: E402
-from games import services  # noqa: E402
+from games.services import gathering, play
 from games.kinds import KINDS  # noqa: E402
 from games.engine.dealer import SeededDealer  # noqa: E402
 from games.models import Event, Game, Seat, player_name  # noqa: E402
-from games.results import game_results_record  # noqa: E402
+from games.services.results import game_results_record  # noqa: E402
 from games.selectors import game_state  # noqa: E402
 
 VARIANT_SETS = [(), (), ("inquisitor",), ("lawyer", "patron"), ("factions",), ("declared_coup",)]
@@ -112,11 +112,11 @@ def build_finished(rng, me, others, count: int) -> float:
 def build_active(rng, me, others, count: int) -> None:
     for index in range(count):
         table = rng.sample(others, rng.randint(1, 4))
-        game = services.game_create(host=me, variants=list(rng.choice(VARIANT_SETS)), seat_count=1 + len(table),
+        game = gathering.game_create(host=me, variants=list(rng.choice(VARIANT_SETS)), seat_count=1 + len(table),
                                     turn_seconds=86400, response_seconds=28800)
         for user in table:
-            services.seat_join(game=game, user=user, join_token=game.join_token)
-        game = services.game_start(game=game, by=me)
+            gathering.seat_join(game=game, user=user, join_token=game.join_token)
+        game = gathering.game_start(game=game, by=me)
         users = {seat.player: seat.user for seat in game.seats.all()}
         for _move in range(rng.randint(0, 12)):
             game.refresh_from_db()
@@ -126,7 +126,7 @@ def build_active(rng, me, others, count: int) -> None:
                 break
             name, _kind, version = rng.choice(engine.awaiting(state))
             command = rng.choice(engine.options(state, name))
-            services.decision_submit(game=game, user=users[name], command=command, version=version)
+            play.decision_submit(game=game, user=users[name], command=command, version=version)
 
 
 def render(client, url: str, rounds: int) -> dict:

@@ -79,7 +79,7 @@ MIDDLEWARE = [
     # After authentication: a signed-in player's profile language wins.
     "accounts.middleware.ProfileLanguageMiddleware",
     # A game whose state cannot be read says so on its pages instead of failing.
-    "games.middleware.UnreadableGameMiddleware",
+    "games.web.middleware.UnreadableGameMiddleware",
 ]
 
 ROOT_URLCONF = "coupsite.urls"

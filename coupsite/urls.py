@@ -3,10 +3,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
-from games.inbound import webhook_urls
+from games.mail.inbound import webhook_urls
 
 urlpatterns = [
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     # Django's set_language, which also saves a signed-in player's profile language.
@@ -29,5 +29,5 @@ if settings.DEBUG:
         path("mailbox/<str:key>/html", mailbox_views.mailbox_html, name="mailbox_html"),
     ]
 
-handler404 = "games.views.not_found"
-handler500 = "games.views.server_error"
+handler404 = "games.web.views.not_found"
+handler500 = "games.web.views.server_error"

@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from . import inbound  # noqa: F401 (connects the receiver of inbound email)
+        from .mail import inbound  # noqa: F401 (connects the receiver of inbound email)

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .engine.seats import seat_player
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
@@ -85,11 +87,7 @@ class Seat(models.Model):
     @property
     def player(self) -> str:
         """This seat's player name inside the engine."""
-        return player_name(self.position)
-
-
-def player_name(position: int) -> str:
-    return f"p{position + 1}"
+        return seat_player(self.position)
 
 
 class Event(models.Model):

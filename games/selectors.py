@@ -10,7 +10,7 @@ from .models import Event, Game, Seat
 
 class GameUnreadable(Exception):
     """The stored state of a game cannot be read (a damaged snapshot or log). Its
-    pages say that the game needs attention (``games.middleware``)."""
+    pages say that the game needs attention (``games.web.middleware``)."""
 
     def __init__(self, game_id: int):
         super().__init__(f"game {game_id} cannot be read")

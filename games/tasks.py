@@ -1,22 +1,28 @@
 """Thin Celery tasks: they take ids, call a service or an email function, and are
 safe to run twice (every write they cause is version-checked).
 
-The tasks they queue in turn go through the outbox (``outbox/services.py``), in the
-transaction of the change that calls for them. ``expire_deadline`` and
-``sweep_deadlines`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
+The services queue these by name (``services/notifications.py``), through the
+outbox, in the transaction of the change that calls for them: their registered
+names (``games.tasks.<function>``) are part of the stored outbox and of the
+settings, so they stay. ``expire_deadline`` and ``sweep_deadlines`` run on the
+deadline queue (settings ``CELERY_TASK_ROUTES``)."""
 
 from smtplib import SMTPException
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import EmailMode
 from outbox import services as outbox
 
-from . import emails, services, verification
-from .models import Game
+from .mail import emails
+from .models import Game, Seat
+from .services import clock, play, preferences, verification
+from .services.attention import game_isolated
+from .services.notifications import preferences_key
 
 EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "max_retries": 8}
 
@@ -24,7 +30,7 @@ EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "
 @shared_task(ignore_result=True)
 def expire_deadline(game_id: int, version: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
-    return game is not None and bool(services.game_isolated(game, "deadline", services.deadline_expire, version=version))
+    return game is not None and bool(game_isolated(game, "deadline", play.deadline_expire, version=version))
 
 
 @shared_task(ignore_result=True)
@@ -32,34 +38,17 @@ def sweep_deadlines() -> int:
     """Expire every deadline that has passed (run every minute by beat). A game
     whose expiry fails is logged and marked for attention; the others are swept."""
     due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now()).order_by("deadline_at")
-    return sum(bool(services.game_isolated(game, "deadline", services.deadline_expire, version=game.version)) for game in due)
+    return sum(bool(game_isolated(game, "deadline", play.deadline_expire, version=game.version)) for game in due)
 
 
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
     """Remind the awaited players once per decision, when a quarter of their time is left."""
-    now = timezone.now()
-    due = Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
-        reminded_version=F("version")
-    )
-    return sum(
-        services.game_isolated(game, "reminder", _remind) or 0
-        for game in due
-        if (game.deadline_at - now).total_seconds() <= game.deadline_seconds / 4
-    )
+    return sum(game_isolated(game, "reminder", _remind) or 0 for game in clock.reminders_due())
 
 
 def _remind(*, game: Game) -> int:
-    with transaction.atomic():
-        # Claimed in the transaction that queues the emails: only one sweep (or
-        # worker) sends them, and a claim is never made without its emails.
-        claimed = Game.objects.filter(pk=game.pk, version=game.version).exclude(reminded_version=game.version)
-        if not claimed.update(reminded_version=game.version):
-            return 0
-        seat_ids = emails.awaited_seat_ids(game)
-        for seat_id in seat_ids:
-            outbox.send(send_reminder.s(seat_id, game.version))
-    return len(seat_ids)
+    return clock.reminder_claim(game=game, seat_ids=emails.awaited_seat_ids(game))
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
@@ -80,18 +69,40 @@ def games_advanced(updates: list) -> None:
     for game_id, before, after in updates:
         game = Game.objects.filter(pk=game_id).first()
         if game is not None:
-            services.game_isolated(game, "emails", _queue_update_emails, before=before, after=after)
+            game_isolated(game, "emails", _queue_update_emails, before=before, after=after)
 
 
 def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
+    update = emails.emails_for_update(game.pk, before, after)
     with transaction.atomic():
-        for name, arguments in emails.emails_for_update(game.pk, before, after):
-            outbox.send(send_update.s(name, *arguments))
+        for seat_id, version in update.decisions:
+            outbox.send(send_decision.s(seat_id, version))
+        for seat_id in update.started:
+            outbox.send(send_started.s(seat_id))
+        for seat_id in update.eliminated:
+            outbox.send(send_eliminated.s(seat_id))
+        for seat_id in update.finished:
+            outbox.send(send_finished.s(seat_id))
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_update(name: str, *arguments) -> None:
-    emails.UPDATE_EMAILS[name](*arguments)
+def send_decision(seat_id: int, version: int) -> None:
+    emails.send_decision(seat_id, version)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_started(seat_id: int) -> None:
+    emails.send_started(seat_id)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_eliminated(seat_id: int) -> None:
+    emails.send_eliminated(seat_id)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_finished(seat_id: int) -> None:
+    emails.send_finished(seat_id)
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
@@ -106,12 +117,12 @@ def announce_extension(game_id: int, seat_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def give_standing_answers(user_id: int) -> int:
-    """Give a player's standing answers, as their profile has them now, to each of
+    """Give a player's preferences for each game kind, as stored now, to each of
     their games in play. However often they changed them meanwhile, one such task
-    is queued at a time (``services.standing_answers_changed``)."""
-    outbox.release(services.standing_answers_key(user_id))
+    is queued at a time (``services.notifications.preferences_changed``)."""
+    outbox.release(preferences_key(user_id))
     user = get_user_model().objects.filter(pk=user_id).first()
-    return services.standing_answers_set(user=user) if user is not None else 0
+    return preferences.preferences_give(user=user) if user is not None else 0
 
 
 @shared_task(ignore_result=True)
@@ -120,12 +131,6 @@ def send_digests() -> int:
     game in play (``emails.send_digest`` skips those no game waits for). Each player
     is first claimed for the day in the shared cache, so a repeated or redelivered
     run sends nobody a second digest."""
-    from django.core.cache import cache
-
-    from accounts.models import EmailMode
-
-    from .models import Seat
-
     day = timezone.now().date().isoformat()
     user_ids = (
         Seat.objects.filter(game__status=Game.Status.ACTIVE, user__profile__email_mode=EmailMode.DIGEST)

@@ -7,7 +7,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
 from accounts.models import profile_of
-from games import services
+from games.services import gathering, play
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
@@ -28,7 +28,7 @@ def make_player(name: str, language: str = "en"):
 
 
 def gathering_game(host, *others, seats=None, variants=(), first=Game.First.HOST, **options):
-    game = services.game_create(
+    game = gathering.game_create(
         host=host,
         variants=list(variants),
         seat_count=seats or 1 + len(others),
@@ -38,12 +38,12 @@ def gathering_game(host, *others, seats=None, variants=(), first=Game.First.HOST
         **options,
     )
     for user in others:
-        services.seat_join(game=game, user=user, join_token=game.join_token)
+        gathering.seat_join(game=game, user=user, join_token=game.join_token)
     return game
 
 
 def started_game(host, *others, **options):
-    return services.game_start(game=gathering_game(host, *others, **options), by=host)
+    return gathering.game_start(game=gathering_game(host, *others, **options), by=host)
 
 
 def awaited(game) -> dict:
@@ -64,6 +64,6 @@ def play_randomly(game, rng: random.Random, decisions: int = 10_000):
         state = game_state(game)
         player, _kind, version = rng.choice(engine.awaiting(state))
         command = rng.choice(engine.options(state, player))
-        services.decision_submit(game=game, user=users[player], command=command, version=version)
+        play.decision_submit(game=game, user=users[player], command=command, version=version)
         game.refresh_from_db()
         yield game

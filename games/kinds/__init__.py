@@ -31,6 +31,8 @@ PACKAGES = {
     "kobayakawa": "games.kinds.kobayakawa",
 }
 KIND_NAMES = tuple(PACKAGES)
+# The game a new game is unless the host picks another: the first registered.
+DEFAULT_KIND = KIND_NAMES[0]
 APPS = tuple(PACKAGES.values())
 
 
@@ -65,6 +67,12 @@ class GameKind(Protocol):
     def variant_choices(self) -> list[tuple[str, str]]:
         """``(id, "Name — one line")`` of each variant, for the create form, in the
         active language."""
+
+    def create_fields(self) -> dict:
+        """The create form's choices only this kind has: ``{option: form field}``
+        (Coup: the first player's faction). Each answer is stored in the game's
+        options under its name, for ``setup`` to read; a rematch keeps it. Names
+        are unique across kinds, like variant ids."""
 
     def check_config(self, players: list, variants) -> None:
         """Refuse (``IllegalMove``) a game a host may not create: the number of
@@ -124,10 +132,21 @@ class GameKind(Protocol):
         """Who won (several for a shared win; none while the game goes on)."""
 
     def set_preferences(self, state, player: str, preferences: dict, dealer=None) -> list:
-        """Give ``player``'s standing preferences to the game (Coup: the standing
-        answers ``always_prove`` and ``lose_first``); a preference may answer an
-        awaited decision at once. Returns the events, applied; none for a kind
-        whose players keep no preferences."""
+        """Give ``player``'s standing preferences (``player_preferences``) to the
+        game; a preference may answer an awaited decision at once. Returns the
+        events, applied; none for a kind whose players keep no preferences."""
+
+    # ---- preferences each player keeps for the kind, outside any game -------------------
+
+    def player_preferences(self, user) -> dict:
+        """``user``'s preferences as ``set_preferences`` takes them (Coup: its
+        standing answers); empty for a kind that keeps none. A game gets them when
+        it starts, if any is set, and again each time the player changes them."""
+
+    def preferences_form(self, user, data=None) -> Any:
+        """The profile page's section for this kind's preferences: a bound form
+        (``data`` is the POST) with ``legend``, ``intro``, ``has_changed()`` and
+        ``save()``; or None for a kind that keeps none."""
 
     # ---- what leaves the engine --------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """The parts of the ``GameKind`` contract a game may not have, as a game without
 them has them: no variants, a single group of answer buttons, nothing shown
-under the rules. A kind states only what it has; this fills in the rest."""
+under the rules, no choices of its own on the create form, no preferences kept
+per player. A kind states only what it has; this fills in the rest."""
 
 
 class KindBase:
@@ -26,3 +27,15 @@ class KindBase:
     @staticmethod
     def option_group(option, decision) -> str:
         return ""
+
+    @staticmethod
+    def create_fields() -> dict:
+        return {}
+
+    @staticmethod
+    def player_preferences(user) -> dict:
+        return {}
+
+    @staticmethod
+    def preferences_form(user, data=None):
+        return None

@@ -7,8 +7,8 @@ from django.db import migrations, models
 
 def record_finished_games(apps, schema_editor):
     """Results of the games that finished before results were recorded: each log is
-    read once (``games.results.tally`` is pure, over the stored JSON)."""
-    from games.results import tally, variants_key
+    read once (``games.services.results.tally`` is pure, over the stored JSON)."""
+    from games.services.results import tally, variants_key
 
     Game = apps.get_model("games", "Game")
     Event = apps.get_model("games", "Event")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from games import services
+from games.services import play
 from tests.e2e.helpers import click_option, log_in
 from tests.players import PASSWORD, awaited, gathering_game, make_player, started_game
 
@@ -43,7 +43,7 @@ def test_htmx_and_the_sites_script_work_under_the_policy(page, live_server):
 
     # The poll brings Ben's move in without a reload.
     _kind, version = awaited(game)["p2"]
-    services.decision_submit(game=game, user=ben, command={"act": "income"}, version=version)
+    play.decision_submit(game=game, user=ben, command={"act": "income"}, version=version)
     expect(page.locator("#live").get_by_text("Ben took Income.")).to_be_visible(timeout=15_000)
 
     # Table talk is posted by htmx, and the form emptied once it is taken (site.js).

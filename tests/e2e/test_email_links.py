@@ -12,7 +12,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from accounts.models import profile_of
-from games import services
+from games.services import gathering
 from games.models import Game
 from tests.e2e.helpers import answer_links, is_logged_in, site_path
 
@@ -28,11 +28,11 @@ def _player(django_user_model, name: str):
 def _started_game(django_user_model) -> tuple[Game, object, object]:
     """A classic two-player game that Ana (the host) plays first, started."""
     ana, ben = _player(django_user_model, "Ana"), _player(django_user_model, "Ben")
-    game = services.game_create(
+    game = gathering.game_create(
         host=ana, variants=[], seat_count=2, turn_seconds=24 * 3600, response_seconds=8 * 3600, first="host"
     )
-    services.seat_join(game=game, user=ben, join_token=game.join_token)
-    services.game_start(game=game, by=ana)
+    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
+    gathering.game_start(game=game, by=ana)
     game.refresh_from_db()
     return game, ana, ben
 

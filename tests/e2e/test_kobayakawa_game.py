@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.models import profile_of
-from games import services
+from games.services import gathering
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
@@ -46,12 +46,12 @@ def _choose(options: list[dict]) -> dict:
 
 def test_three_players_play_kobayakawa_to_the_end(new_page, live_server):
     ana, ben, cai = _player("Ana"), _player("Ben"), _player("Cai")
-    game = services.game_create(
+    game = gathering.game_create(
         host=ana, kind="kobayakawa", variants=[], seat_count=3, turn_seconds=86400, response_seconds=28800,
         first=Game.First.HOST,
     )
     for user in (ben, cai):
-        services.seat_join(game=game, user=user, join_token=game.join_token)
+        gathering.seat_join(game=game, user=user, join_token=game.join_token)
     pages = {}
     for user in (ana, ben, cai):
         page = new_page()

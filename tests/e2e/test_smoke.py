@@ -49,10 +49,10 @@ def test_home_page_fits_a_phone(phone_page, live_server, tmp_path):
 
 
 def test_an_invitation_is_emailed_by_the_celery_worker(celery_worker, smtp, django_user_model):
-    from games import services
+    from games.services import gathering
 
     host = django_user_model.objects.create_user(username="ana", email="ana@example.com")
-    game = services.game_create(host=host, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    services.invitation_send(game=game, by=host, email="zed@example.com")
+    game = gathering.game_create(host=host, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    gathering.invitation_send(game=game, by=host, email="zed@example.com")
 
     assert "invites you" in smtp.wait_for(to="zed@example.com", timeout=30).subject

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.models import Game, Seat
 from games.selectors import game_state
 from games.kinds import KINDS
-from games.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
+from games.mail.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
 
 from tests.web.conftest import answer
 
@@ -142,7 +142,7 @@ def test_an_edited_answer_in_a_link_is_refused(client, game, ana_seat):
 
 def test_an_expired_link_is_refused(client, game, ana_seat, monkeypatch):
     url = link(ana_seat, {"act": "income"})
-    monkeypatch.setattr("games.tokens.ANSWER_MAX_AGE", timedelta(seconds=-1))
+    monkeypatch.setattr("games.mail.tokens.ANSWER_MAX_AGE", timedelta(seconds=-1))
     response = client.post(url)
     assert response.status_code == 400 and "expired" in response.content.decode()
     assert game_state(Game.objects.get(pk=game.pk)).by_name["p1"].coins == 2

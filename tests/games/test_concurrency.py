@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games.services import errors, play
 from games.models import Game
 
 from .conftest import awaited, make_player, started_game
@@ -43,14 +43,14 @@ def test_two_challenges_racing_give_one_challenge(players):
     ana, ben, cai = players
     for round_number in range(5):
         game = started_game(ana, ben, cai)
-        services.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
+        play.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
         waiting = awaited(game)
         results = race(
-            lambda: services.decision_submit(game=game, user=ben, command={"act": "challenge"}, version=waiting["p2"][1]),
-            lambda: services.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
+            lambda: play.decision_submit(game=game, user=ben, command={"act": "challenge"}, version=waiting["p2"][1]),
+            lambda: play.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
         )
         winners = [r for r in results if r is None]
-        losers = [r for r in results if isinstance(r, services.DecisionPassed)]
+        losers = [r for r in results if isinstance(r, errors.DecisionPassed)]
         assert len(winners) == 1 and len(losers) == 1, results
         game.refresh_from_db()
         assert list(game.events.values_list("seq", flat=True)) == list(range(game.version))
@@ -62,11 +62,11 @@ def test_a_challenge_racing_a_block_gives_one_outcome(players):
     ana, ben, cai = players
     for round_number in range(5):
         game = started_game(ana, ben, cai)
-        services.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
+        play.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
         waiting = awaited(game)
         results = race(
-            lambda: services.decision_submit(game=game, user=ben, command={"act": "block", "as": "captain"}, version=waiting["p2"][1]),
-            lambda: services.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
+            lambda: play.decision_submit(game=game, user=ben, command={"act": "block", "as": "captain"}, version=waiting["p2"][1]),
+            lambda: play.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
         )
         assert sorted(type(r).__name__ for r in results) == ["DecisionPassed", "NoneType"], results
         game.refresh_from_db()

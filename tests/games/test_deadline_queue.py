@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coupsite.celery import app
-from games import services, tasks
+from games import tasks
+from games.services import notifications
 from games.models import Event, Game
 from outbox.models import Message
 from tests.players import awaited, make_player, started_game
@@ -63,7 +64,7 @@ def test_a_deadline_is_applied_while_a_thousand_toggles_wait(celery_workers):
         get_user_model()(username=f"toggler{number}", email=f"toggler{number}@example.com") for number in range(1000)
     )
     for user in users:
-        services.standing_answers_changed(user=user)
+        notifications.preferences_changed(user=user)
     assert queued("celery") == before + 1000
     version = Game.objects.get(pk=game.pk).version
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))

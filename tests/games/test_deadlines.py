@@ -7,7 +7,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, tasks
+from games import tasks
+
+from games.services import errors, gathering, play
 from games.models import Game
 from games.selectors import game_state
 from tests.worker import wait_for
@@ -22,13 +24,13 @@ def players(transactional_db):
 
 def start(players, seconds=3600, reminders=True):
     ana, ben, cai = players
-    game = services.game_create(
+    game = gathering.game_create(
         host=ana, variants=[], seat_count=3, turn_seconds=seconds, response_seconds=seconds, reminders=reminders,
         first=Game.First.HOST,
     )
     for user in (ben, cai):
-        services.seat_join(game=game, user=user, join_token=game.join_token)
-    return services.game_start(game=game, by=ana)
+        gathering.seat_join(game=game, user=user, join_token=game.join_token)
+    return gathering.game_start(game=game, by=ana)
 
 
 def fresh(game):
@@ -85,9 +87,9 @@ def test_an_answer_racing_the_expiry_gives_one_outcome(players, celery_worker):
 
         def answer():
             try:
-                services.decision_submit(game=game, user=host, command={"act": "tax"}, version=version)
+                play.decision_submit(game=game, user=host, command={"act": "tax"}, version=version)
                 outcome["answer"] = "played"
-            except services.DecisionPassed:
+            except errors.DecisionPassed:
                 outcome["answer"] = "passed"
             finally:
                 connection.close()

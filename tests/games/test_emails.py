@@ -5,10 +5,10 @@ from django.core import signing
 from celery.exceptions import Retry
 
 from accounts.models import EmailMode, profile_of
-from games import services
+from games.services import play
 from games.models import Game
 from games.selectors import game_state
-from games.tokens import ANSWER_SALT, read_reply_address
+from games.mail.tokens import ANSWER_SALT, read_reply_address
 
 from .conftest import awaited, started_game
 
@@ -59,7 +59,7 @@ def test_emails_thread_and_carry_unsubscribe_headers(named, smtp, django_capture
     ana, ben, cai = named
     game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
     with django_capture_on_commit_callbacks(execute=True):
-        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+        play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     first, second = smtp.to("ben@example.com")
     thread = f"<game-{game.pk}@localhost>"
     for mail in (first, second):
@@ -93,7 +93,7 @@ def test_email_preferences_are_honoured(named, smtp, django_capture_on_commit_ca
         profile.save()
     game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
     with django_capture_on_commit_callbacks(execute=True):
-        services.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
+        play.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
     assert smtp.to("ben@example.com") == []
     assert [m for m in smtp.to("cai@example.com") if "your move" in m.text] == []
 
@@ -118,7 +118,7 @@ def test_a_failed_send_never_breaks_a_move(named, settings, django_capture_on_co
     game = started_game(ana, ben, cai)
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {"host": "127.0.0.1", "port": 9, "timeout": 2}}}
     with pytest.raises(Retry, match="Connection refused"), django_capture_on_commit_callbacks(execute=True):
-        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+        play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     game.refresh_from_db()
     assert game_state(game).by_name["p1"].coins == 3 and game.status == Game.Status.ACTIVE
 
@@ -127,9 +127,9 @@ def test_eliminated_and_finished_players_are_told(named, smtp, django_capture_on
     ana, ben, cai = named
     game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(game=game, user=cai)
+        play.game_resign(game=game, user=cai)
     assert any("out of the game" in m.text for m in smtp.to("cai@example.com"))
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(game=game, user=ben)
+        play.game_resign(game=game, user=ben)
     for address in ("ana@example.com", "ben@example.com", "cai@example.com"):
         assert any("The game is over: Ana wins." in m.text for m in smtp.to(address)), address

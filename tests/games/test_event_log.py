@@ -10,9 +10,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
-from games import services
+from games.services import play
 from games.models import Event, Game
-from games.verification import _problem, games_verify
+from games.services.verification import _problem, games_verify
 from tests.players import awaited, started_game
 
 
@@ -49,7 +49,7 @@ def site_role(db, monkeypatch):
 
 def test_the_site_role_plays_a_game_but_may_only_read_and_append_events(ana, ben, site_role):
     game = started_game(ana, ben)  # every table the site uses, events appended
-    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     event = Event.objects.filter(game=game).last()
 
     for statement in (
@@ -93,7 +93,7 @@ def test_a_move_made_while_verifying_is_no_difference(ana, ben):
     """The check replays the log up to the version read with the snapshot."""
     game = started_game(ana, ben)
     stale = Game.objects.only("pk", "kind", "version", "snapshot").get(pk=game.pk)
-    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     assert _problem(stale) is None
     assert games_verify() == (1, [])
 

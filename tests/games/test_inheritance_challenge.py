@@ -9,12 +9,12 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.services import play
 from games.kinds import KINDS
 from games.engine.dealer import LiveDealer
 from games.kinds.coup.engine import cards as coup_cards
 from games.kinds.coup.engine.setup import setup_events
-from games.inbound import receive
+from games.mail.inbound import receive
 
 from .conftest import awaited, started_game
 from .test_replies import decision_of, reply
@@ -44,7 +44,7 @@ def dealt(monkeypatch):
 
 def answer(game, user, command):
     player = game.seats.get(user=user).player
-    services.decision_submit(game=game, user=user, command=command, version=awaited(game)[player][1])
+    play.decision_submit(game=game, user=user, command=command, version=awaited(game)[player][1])
     game.refresh_from_db()
 
 

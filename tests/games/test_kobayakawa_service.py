@@ -6,9 +6,9 @@ import random
 from django.urls import reverse
 
 from accounts.models import profile_of
-from games import services
+from games.services import gathering, play
 from games.kinds import KINDS
-from games.inbound import receive
+from games.mail.inbound import receive
 from games.models import Game, SeatResult
 from games.selectors import game_state
 
@@ -17,13 +17,13 @@ from .test_replies import reply
 
 
 def kobayakawa_game(host, *others):
-    game = services.game_create(
+    game = gathering.game_create(
         host=host, kind="kobayakawa", variants=[], seat_count=1 + len(others), turn_seconds=86400,
         response_seconds=28800, first=Game.First.HOST,
     )
     for user in others:
-        services.seat_join(game=game, user=user, join_token=game.join_token)
-    return services.game_start(game=game, by=host)
+        gathering.seat_join(game=game, user=user, join_token=game.join_token)
+    return gathering.game_start(game=game, by=host)
 
 
 def _named(*users):
@@ -73,7 +73,7 @@ def test_a_reply_bet_is_played(ana, ben, cai, smtp, django_capture_on_commit_cal
     # Everyone flips until the bets are asked.
     while awaited(game) and next(iter(awaited(game).values()))[0] != "bet":
         [(player, (_kind, version))] = awaited(game).items()
-        services.decision_submit(game=game, user=users[player], command={"act": "flip"}, version=version)
+        play.decision_submit(game=game, user=users[player], command={"act": "flip"}, version=version)
     [(player, (kind, _version))] = awaited(game).items()
     assert kind == "bet"
     with django_capture_on_commit_callbacks(execute=True):

@@ -12,7 +12,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.urls import Resolver404, resolve
 
 from accounts.models import EmailMode, profile_of
-from games import emails, tasks
+from games import tasks
+from games.mail import emails
 
 from .conftest import started_game
 

@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coupsite.celery import app
-from games import services, tasks
+from games import tasks
+from games.services import notifications, play
 from games.models import Game
 from outbox import services as outbox
 from outbox import tasks as outbox_tasks
@@ -138,7 +139,7 @@ def test_the_message_commits_and_rolls_back_with_the_move(ana, ben, django_captu
     Message.objects.all().delete()
     version = awaited(game)["p1"][1]
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+        play.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
         assert Message.objects.filter(task="games.tasks.games_advanced").count() == 1
         raise RuntimeError("the move's transaction fails after it")
     assert not Message.objects.exists() and Game.objects.get(pk=game.pk).version == game.version
@@ -147,12 +148,12 @@ def test_the_message_commits_and_rolls_back_with_the_move(ana, ben, django_captu
 def test_a_keyed_message_is_queued_once_until_its_task_starts(ana):
     with transaction.atomic():
         for _ in range(3):
-            services.standing_answers_changed(user=ana)
+            notifications.preferences_changed(user=ana)
     [message] = Message.objects.all()
     assert message.key == f"standing-answers:{ana.pk}"
 
     outbox.release(message.key)  # the task started: a later change is queued again
-    services.standing_answers_changed(user=ana)
+    notifications.preferences_changed(user=ana)
     assert Message.objects.count() == 1 and Message.objects.get().pk != message.pk
 
 
@@ -162,7 +163,7 @@ def test_a_keyed_message_whose_task_never_started_is_handed_over_again(
     handed = []
     monkeypatch.setattr(outbox, "_hand_over", handed.append)  # a broker that takes it and never runs it
     with django_capture_on_commit_callbacks(execute=True):
-        services.standing_answers_changed(user=ana)
+        notifications.preferences_changed(user=ana)
     assert len(handed) == 1 and Message.objects.get().published_at is not None
     assert outbox.relay() == 0  # taken by the broker, its task not started yet: nothing to do
 
@@ -187,7 +188,7 @@ def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, monkeypa
     monkeypatch.setattr(outbox, "_hand_over", handed.append)
     Message.objects.create(task="games.tasks.renamed_since", args=[1])
     with transaction.atomic():
-        services.standing_answers_changed(user=ana)  # written after it
+        notifications.preferences_changed(user=ana)  # written after it
     assert outbox.relay() == 1
     assert [message.task for message in handed] == ["games.tasks.give_standing_answers"]
     stuck = Message.objects.get(task="games.tasks.renamed_since")

@@ -20,11 +20,11 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import profile_of
-from games.inbound import first_line, html_to_text
-from games.inbound import receive as inbound_receive
+from games.mail.inbound import first_line, html_to_text
+from games.mail.inbound import receive as inbound_receive
 from games.kinds.coup.words.replies import read_line
 from games.selectors import game_state, table_for
-from games.tokens import reply_address
+from games.mail.tokens import reply_address
 
 from .conftest import awaited, started_game
 

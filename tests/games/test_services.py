@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from django.db import IntegrityError, connection, transaction
 
-from games import services
+from games.services import clock, errors, gathering, play
 from games.kinds import KINDS
 from games.models import Event, Game, Invitation
 from games.selectors import game_state, table_for
@@ -16,55 +16,55 @@ from .conftest import awaited, make_player, play_randomly, started_game
 
 
 def test_the_host_takes_the_first_seat_and_others_join_by_link(ana, ben):
-    game = services.game_create(host=ana, variants=["inquisitor"], seat_count=2, turn_seconds=60, response_seconds=30)
-    services.seat_join(game=game, user=ben, join_token=game.join_token)
+    game = gathering.game_create(host=ana, variants=["inquisitor"], seat_count=2, turn_seconds=60, response_seconds=30)
+    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
     assert [(s.position, s.user) for s in game.seats.all()] == [(0, ana), (1, ben)]
     assert game.status == Game.Status.GATHERING
 
 
 def test_a_forged_join_link_is_refused(ana, ben):
-    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    with pytest.raises(services.ServiceError, match="not valid"):
-        services.seat_join(game=game, user=ben, join_token="forged")
+    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    with pytest.raises(errors.ServiceError, match="not valid"):
+        gathering.seat_join(game=game, user=ben, join_token="forged")
     assert game.seats.count() == 1
 
 
 def test_seats_must_fit_the_variants(ana):
-    with pytest.raises(services.ServiceError, match="exactly 2 players"):
-        services.game_create(host=ana, variants=["two_player_draft"], seat_count=3, turn_seconds=60, response_seconds=30)
-    with pytest.raises(services.ServiceError, match="2 to 10"):
-        services.game_create(host=ana, variants=[], seat_count=11, turn_seconds=60, response_seconds=30)
+    with pytest.raises(errors.ServiceError, match="exactly 2 players"):
+        gathering.game_create(host=ana, variants=["two_player_draft"], seat_count=3, turn_seconds=60, response_seconds=30)
+    with pytest.raises(errors.ServiceError, match="2 to 10"):
+        gathering.game_create(host=ana, variants=[], seat_count=11, turn_seconds=60, response_seconds=30)
 
 
 def test_a_full_game_refuses_another_player(ana, ben, cai):
-    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    services.seat_join(game=game, user=ben, join_token=game.join_token)
-    with pytest.raises(services.ServiceError, match="full"):
-        services.seat_join(game=game, user=cai, join_token=game.join_token)
+    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
+    with pytest.raises(errors.ServiceError, match="full"):
+        gathering.seat_join(game=game, user=cai, join_token=game.join_token)
 
 
 def test_an_invitation_is_emailed_and_accepting_it_takes_a_seat(ana, ben, mailoutbox, django_capture_on_commit_callbacks):
-    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
     with django_capture_on_commit_callbacks(execute=True):
-        invitation = services.invitation_send(game=game, by=ana, email="ben@example.com")
+        invitation = gathering.invitation_send(game=game, by=ana, email="ben@example.com")
     [mail] = mailoutbox
     assert mail.to == ["ben@example.com"] and invitation.token in mail.body
-    seat = services.invitation_respond(token=invitation.token, user=ben, accept=True)
+    seat = gathering.invitation_respond(token=invitation.token, user=ben, accept=True)
     assert seat.position == 1
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.ACCEPTED
-    with pytest.raises(services.ServiceError, match="already been answered"):
-        services.invitation_respond(token=invitation.token, user=ben, accept=False)
+    with pytest.raises(errors.ServiceError, match="already been answered"):
+        gathering.invitation_respond(token=invitation.token, user=ben, accept=False)
 
 
 def test_only_the_host_starts_a_full_game(ana, ben):
-    game = services.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    with pytest.raises(services.ServiceError, match="every seat"):
-        services.game_start(game=game, by=ana)
-    services.seat_join(game=game, user=ben, join_token=game.join_token)
-    with pytest.raises(services.ServiceError, match="Only the host"):
-        services.game_start(game=game, by=ben)
-    services.game_start(game=game, by=ana)
+    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
+    with pytest.raises(errors.ServiceError, match="every seat"):
+        gathering.game_start(game=game, by=ana)
+    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
+    with pytest.raises(errors.ServiceError, match="Only the host"):
+        gathering.game_start(game=game, by=ben)
+    gathering.game_start(game=game, by=ana)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.version == game.events.count() > 0
     assert game.deadline_at is not None
@@ -73,7 +73,7 @@ def test_only_the_host_starts_a_full_game(ana, ben):
 def test_a_decision_appends_its_events_and_moves_the_deadline(game, ana):
     before = game.version
     [(kind, version)] = awaited(game).values()
-    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+    play.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
     game.refresh_from_db()
     seqs = list(game.events.values_list("seq", flat=True))
     assert seqs == list(range(game.version)) and game.version > before
@@ -82,48 +82,48 @@ def test_a_decision_appends_its_events_and_moves_the_deadline(game, ana):
 
 def test_an_illegal_move_is_refused_in_words_and_changes_nothing(game, ana):
     [(kind, version)] = awaited(game).values()
-    with pytest.raises(services.ServiceError) as refused:
-        services.decision_submit(game=game, user=ana, command={"act": "coup", "target": "p2"}, version=version)
+    with pytest.raises(errors.ServiceError) as refused:
+        play.decision_submit(game=game, user=ana, command={"act": "coup", "target": "p2"}, version=version)
     assert refused.value.message == "You need 7 coins to launch a Coup; you have 2."
     assert game.events.count() == Game.objects.get(pk=game.pk).version
 
 
 def test_errors_name_players_by_their_display_names(game, ana):
-    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     ben = game.seats.get(position=1).user
     version = awaited(game)["p2"][1]
-    services.game_resign(game=game, user=game.seats.get(position=2).user)
-    with pytest.raises(services.ServiceError, match="Cai is out of the game"):
-        services.decision_submit(game=game, user=ben, command={"act": "steal", "target": "p3"}, version=version)
+    play.game_resign(game=game, user=game.seats.get(position=2).user)
+    with pytest.raises(errors.ServiceError, match="Cai is out of the game"):
+        play.decision_submit(game=game, user=ben, command={"act": "steal", "target": "p3"}, version=version)
 
 
 def test_refusals_are_translated(game, ana, settings):
     from django.utils import translation
 
     [(kind, version)] = awaited(game).values()
-    with translation.override("es"), pytest.raises(services.ServiceError) as refused:
-        services.decision_submit(game=game, user=ana, command={"act": "coup", "target": "p2"}, version=version)
+    with translation.override("es"), pytest.raises(errors.ServiceError) as refused:
+        play.decision_submit(game=game, user=ana, command={"act": "coup", "target": "p2"}, version=version)
     assert "7 monedas" in refused.value.message
 
 
 def test_a_stale_version_is_told_the_decision_passed(game, ana):
     [(kind, version)] = awaited(game).values()
-    services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
-    with pytest.raises(services.DecisionPassed):
-        services.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+    play.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
+    with pytest.raises(errors.DecisionPassed):
+        play.decision_submit(game=game, user=ana, command={"act": "income"}, version=version)
 
 
 def test_only_seated_players_act(game):
     outsider = make_player("dee")
-    with pytest.raises(services.ServiceError, match="no seat"):
-        services.decision_submit(game=game, user=outsider, command={"act": "income"}, version=0)
+    with pytest.raises(errors.ServiceError, match="no seat"):
+        play.decision_submit(game=game, user=outsider, command={"act": "income"}, version=0)
 
 
 def test_answering_for_another_seat_is_impossible(game, ben):
     """A command names no player: the seat is always the requesting user's."""
     [(kind, version)] = awaited(game).values()
-    with pytest.raises(services.DecisionPassed):
-        services.decision_submit(game=game, user=ben, command={"act": "income", "player": "p1"}, version=version)
+    with pytest.raises(errors.DecisionPassed):
+        play.decision_submit(game=game, user=ben, command={"act": "income", "player": "p1"}, version=version)
     assert game_state(game).by_name["p1"].coins == 2
 
 
@@ -152,7 +152,7 @@ def test_the_cached_snapshot_always_equals_a_full_replay(ana, ben, cai, variants
 
 
 def test_a_resignation_reveals_the_cards_and_the_game_goes_on(game, ben):
-    services.game_resign(game=game, user=ben)
+    play.game_resign(game=game, user=ben)
     game.refresh_from_db()
     state = game_state(game)
     assert not state.by_name["p2"].alive and len(state.by_name["p2"].revealed) == 2
@@ -162,21 +162,21 @@ def test_a_resignation_reveals_the_cards_and_the_game_goes_on(game, ben):
 def test_an_expired_deadline_applies_the_defaults_once(game):
     game.refresh_from_db()
     version = game.version
-    assert services.deadline_expire(game=game, version=version) is False  # not yet due
+    assert play.deadline_expire(game=game, version=version) is False  # not yet due
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    assert services.deadline_expire(game=game, version=version) is True
-    assert services.deadline_expire(game=game, version=version) is False
+    assert play.deadline_expire(game=game, version=version) is True
+    assert play.deadline_expire(game=game, version=version) is False
     game.refresh_from_db()
     assert game_state(game).by_name["p1"].coins == 3  # the default turn is Income
 
 
 def test_chat_is_for_seated_players(game, ana):
-    message = services.chat_post(game=game, user=ana, text="  Ben is bluffing  ")
+    message = play.chat_post(game=game, user=ana, text="  Ben is bluffing  ")
     assert message.text == "Ben is bluffing"
-    with pytest.raises(services.ServiceError):
-        services.chat_post(game=game, user=make_player("dee"), text="hi")
-    with pytest.raises(services.ServiceError):
-        services.chat_post(game=game, user=ana, text="   ")
+    with pytest.raises(errors.ServiceError):
+        play.chat_post(game=game, user=make_player("dee"), text="hi")
+    with pytest.raises(errors.ServiceError):
+        play.chat_post(game=game, user=ana, text="   ")
 
 
 def test_a_table_shows_only_what_the_seat_may_see(game, ben):
@@ -191,26 +191,26 @@ def test_a_table_shows_only_what_the_seat_may_see(game, ben):
 
 def test_the_host_pauses_and_resumes_the_clock(game, ana, ben):
     game.refresh_from_db()
-    with pytest.raises(services.ServiceError, match="Only the host"):
-        services.game_pause(game=game, by=ben)
-    services.game_pause(game=game, by=ana)
+    with pytest.raises(errors.ServiceError, match="Only the host"):
+        clock.game_pause(game=game, by=ben)
+    clock.game_pause(game=game, by=ana)
     game.refresh_from_db()
     assert game.deadline_at is None and game.paused_remaining > timedelta(0)
-    assert services.deadline_expire(game=game, version=game.version) is False  # nothing expires while paused
-    services.game_resume(game=game, by=ana)
+    assert play.deadline_expire(game=game, version=game.version) is False  # nothing expires while paused
+    clock.game_resume(game=game, by=ana)
     game.refresh_from_db()
     assert game.paused_remaining is None and game.deadline_at > timezone.now()
-    with pytest.raises(services.ServiceError, match="not paused"):
-        services.game_resume(game=game, by=ana)
+    with pytest.raises(errors.ServiceError, match="not paused"):
+        clock.game_resume(game=game, by=ana)
 
 
 def test_a_player_gets_more_time_once(game, ana, ben):
     game.refresh_from_db()
-    with pytest.raises(services.ServiceError, match="not waiting for you"):
-        services.time_extend(game=game, user=ben)
+    with pytest.raises(errors.ServiceError, match="not waiting for you"):
+        clock.time_extend(game=game, user=ben)
     before = game.deadline_at
-    services.time_extend(game=game, user=ana)
+    clock.time_extend(game=game, user=ana)
     game.refresh_from_db()
     assert game.deadline_at - before == timedelta(seconds=game.deadline_seconds)
-    with pytest.raises(services.ServiceError, match="already had"):
-        services.time_extend(game=game, user=ana)
+    with pytest.raises(errors.ServiceError, match="already had"):
+        clock.time_extend(game=game, user=ana)

@@ -4,7 +4,7 @@ answer through the services."""
 import pytest
 from django.core.cache import cache
 
-from games import services
+from games.services import play
 from tests.players import PASSWORD, awaited, gathering_game, make_player, started_game  # noqa: F401
 
 
@@ -27,5 +27,5 @@ def player_of(game, user) -> str:
 def answer(game, user, command):
     """``user`` answers their awaited decision with ``command`` through the service."""
     kind, version = awaited(game)[player_of(game, user)]
-    services.decision_submit(game=game, user=user, command=command, version=version)
+    play.decision_submit(game=game, user=user, command=command, version=version)
     game.refresh_from_db()

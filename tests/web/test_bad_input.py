@@ -4,7 +4,7 @@ changes nothing."""
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.services import gathering
 from games.models import Game
 
 from .conftest import awaited, gathering_game
@@ -57,7 +57,7 @@ def test_garbage_urls_never_fail(client, ana, path):
 def test_a_nul_byte_in_a_token_is_not_found(client, ana, route, signed_in):
     """PostgreSQL refuses NUL in text: such a token never reaches it."""
     gathering = gathering_game(ana, seats=3)
-    token = gathering.join_token if route == "join" else services.invitation_send(game=gathering, by=ana, email="zed@example.com").token
+    token = gathering.join_token if route == "join" else gathering.invitation_send(game=gathering, by=ana, email="zed@example.com").token
     if signed_in:
         client.force_login(ana)
     for bad in ("%00", token + "%00", "a%00b", "\x00"):

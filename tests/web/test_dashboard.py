@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import profile_of
-from games import services
+from games.services import clock, gathering, play
 from games.kinds import KINDS
 from games.engine.dealer import LiveDealer
 from games.kinds.coup.engine import cards as coup_cards
 from games.kinds.coup.engine.setup import setup_events
 from games.models import Game, Invitation, Seat, SeatResult
-from games.results import tally, variants_key
+from games.services.results import tally, variants_key
 from tests.web.conftest import answer, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def play_scripted_game(ana, ben, cai) -> Game:
     answer(game, ben, {"act": "steal", "target": "p1"})
     answer(game, ana, {"act": "challenge"})
     answer(game, ben, {"act": "concede"})
-    services.game_resign(game=game, user=cai)
+    play.game_resign(game=game, user=cai)
     game.refresh_from_db()
     return game
 
@@ -169,13 +169,13 @@ def test_games_waiting_for_me_come_nearest_deadline_first(client, ana, ben, cai)
 
 
 def test_a_paused_game_says_so(client, game, ana):
-    services.game_pause(game=game, by=ana)
+    clock.game_pause(game=game, by=ana)
     assert "The clock is paused by the host." in page(client, ana, "/")
 
 
 def test_invitations_can_be_answered_from_the_dashboard(client, ana, dora):
     game = gathering_game(ana, seats=3)
-    invitation = services.invitation_send(game=game, by=ana, email=dora.email)
+    invitation = gathering.invitation_send(game=game, by=ana, email=dora.email)
     html = page(client, dora, "/")
     action = reverse("invitation", args=[invitation.token])
     assert f'action="{action}"' in html and 'value="accept"' in html and 'value="decline"' in html
@@ -358,7 +358,7 @@ def test_the_dashboard_makes_a_fixed_number_of_queries(client, url, ana, ben, ca
     finished_games(ana, [ben, cai], 25)
     active_games(ana, [ben, cai], 2)
     gathering_game(ana, seats=3)
-    services.invitation_send(game=gathering_game(dora, seats=3), by=dora, email=ana.email)
+    gathering.invitation_send(game=gathering_game(dora, seats=3), by=dora, email=ana.email)
     small = count_queries(client, url)
     finished_games(ana, [dora], 60, start=datetime(2025, 1, 1, tzinfo=UTC), variants=["inquisitor"])
     finished_games(ana, [ben, dora, cai], 15, start=datetime(2024, 1, 1, tzinfo=UTC))

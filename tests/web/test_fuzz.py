@@ -16,9 +16,9 @@ from django.urls.converters import IntConverter, PathConverter
 from django.urls.resolvers import RegexPattern, RoutePattern, URLResolver
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
-from games import services
+from games.services import gathering, play
 from games.models import Seat
-from games.tokens import answer_token, stop_token, unsubscribe_token
+from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from tests.web.conftest import awaited, gathering_game, make_player, started_game
 
 pytestmark = pytest.mark.django_db
@@ -117,10 +117,10 @@ def world(ana, ben, cai, settings, routes_with):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
     routes_with(DEBUG=True, INBOUND_ESP="postmark")
     waiting = gathering_game(ana, seats=3)
-    invitation = services.invitation_send(game=waiting, by=ana, email="zed@example.com")
+    invitation = gathering.invitation_send(game=waiting, by=ana, email="zed@example.com")
     active = started_game(ana, ben, cai)
     finished = started_game(ana, ben)
-    services.game_resign(game=finished, user=ben)
+    play.game_resign(game=finished, user=ben)
     seat = Seat.objects.get(game=active, user=ana)
     return {
         "pk": [waiting.pk, active.pk, finished.pk],

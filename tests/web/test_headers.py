@@ -11,10 +11,10 @@ from django.conf import settings
 from django.test import RequestFactory
 from django.urls import reverse
 
-from games import services
+from games.services import gathering, play
 from games.models import Seat
-from games.tokens import answer_token, stop_token, unsubscribe_token
-from games.views import server_error
+from games.mail.tokens import answer_token, stop_token, unsubscribe_token
+from games.web.views import server_error
 from tests.web.conftest import awaited, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def pages(client, ana, ben, cai) -> dict:
     for name in ("home", "account_login", "account_signup", "account_reset_password", "account_request_login_code"):
         found[name] = client.get(reverse(name))
     gathering = gathering_game(ana, seats=3)
-    invitation = services.invitation_send(game=gathering, by=ana, email="zed@example.com")
+    invitation = gathering.invitation_send(game=gathering, by=ana, email="zed@example.com")
     found["invitation"] = client.get(reverse("invitation", args=[invitation.token]))
     found["join"] = client.get(reverse("join", args=[gathering.join_token]))
     found["stop"] = client.get(reverse("stop_mail", args=[stop_token("zed@example.com")]))
@@ -51,7 +51,7 @@ def pages(client, ana, ben, cai) -> dict:
     seat = Seat.objects.get(game=game, user=ana)
     found["answer"] = client.get(reverse("answer", args=[answer_token(seat, awaited(game)["p1"][1], 0)]))
     finished = started_game(ana, ben)
-    services.game_resign(game=finished, user=ben)
+    play.game_resign(game=finished, user=ben)
     client.force_login(ana)
     for name, url in {
         "dashboard": reverse("home"),

@@ -10,9 +10,11 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import AddressOptOut
-from games import emails, services
+from games.mail import emails
+from games.services import gathering, play
 from games.models import Invitation
-from games.services import INVITATIONS_PER_DAY, INVITATIONS_PER_GAME, ServiceError
+from games.services.errors import ServiceError
+from games.services.gathering import INVITATIONS_PER_DAY, INVITATIONS_PER_GAME
 from tests.web.conftest import gathering_game, make_player, started_game
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +60,7 @@ def test_a_game_sends_a_limited_number_of_invitations(client, ana, sent):
     game = gathering_game(ana, seats=10)
     with sent():
         for number in range(INVITATIONS_PER_GAME):
-            services.invitation_send(game=game, by=ana, email=f"friend{number}@example.com")
+            gathering.invitation_send(game=game, by=ana, email=f"friend{number}@example.com")
     page = invite(client, ana, game, "one-more@example.com")
     assert f"This game has sent {INVITATIONS_PER_GAME} invitations, the most one game may send." in page
     assert not Invitation.objects.filter(email="one-more@example.com").exists()
@@ -69,7 +71,7 @@ def test_a_host_invites_a_limited_number_of_addresses_a_day(client, ana, sent):
     with sent():
         for number in range(INVITATIONS_PER_DAY):
             game = games[number // INVITATIONS_PER_GAME]
-            services.invitation_send(game=game, by=ana, email=f"friend{number}@example.com")
+            gathering.invitation_send(game=game, by=ana, email=f"friend{number}@example.com")
     fresh = gathering_game(ana, seats=3)
     page = invite(client, ana, fresh, "one-more@example.com")
     assert f"You have sent {INVITATIONS_PER_DAY} invitations in the last 24 hours" in page
@@ -82,7 +84,7 @@ def test_a_host_invites_a_limited_number_of_addresses_a_day(client, ana, sent):
 def test_an_address_is_invited_once_per_game(client, ana, sent):
     game = gathering_game(ana, seats=3)
     with sent():
-        services.invitation_send(game=game, by=ana, email="zed@example.com")
+        gathering.invitation_send(game=game, by=ana, email="zed@example.com")
     assert "ZED@example.com is already invited to this game." in invite(client, ana, game, "ZED@example.com")
     assert game.invitations.count() == 1
 
@@ -95,7 +97,7 @@ def test_an_invitation_can_be_stopped_in_one_click_and_no_one_invites_the_addres
 ):
     game = gathering_game(ana, seats=3)
     with sent():
-        services.invitation_send(game=game, by=ana, email="zed@example.com")
+        gathering.invitation_send(game=game, by=ana, email="zed@example.com")
     [message] = smtp.to("zed@example.com")
     header = message.message["List-Unsubscribe"]
     assert message.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -113,7 +115,7 @@ def test_an_invitation_can_be_stopped_in_one_click_and_no_one_invites_the_addres
 
 
 def test_the_stop_page_stops_and_allows_again(client, smtp):
-    from games.tokens import stop_token
+    from games.mail.tokens import stop_token
 
     url = reverse("stop_mail", args=[stop_token("Zed@example.com")])
     assert "Stop every email from Coup by email to zed@example.com?" in client.get(url).content.decode()
@@ -129,7 +131,7 @@ def test_the_stop_page_stops_and_allows_again(client, smtp):
 def test_declining_needs_no_account_and_no_one_invites_the_address_again(client, ana, dora, sent):
     game = gathering_game(ana, seats=3)
     with sent():
-        invitation = services.invitation_send(game=game, by=ana, email="zed@example.com")
+        invitation = gathering.invitation_send(game=game, by=ana, email="zed@example.com")
     url = reverse("invitation", args=[invitation.token])
     assert 'value="decline"' in client.get(url).content.decode()
     page = client.post(url, {"answer": "decline"}, follow=True).content.decode()
@@ -140,7 +142,7 @@ def test_declining_needs_no_account_and_no_one_invites_the_address_again(client,
         assert "zed@example.com asked not to receive invitations." in invite(client, host, where, "zed@example.com")
     assert Invitation.objects.count() == 1
     # Accepting still needs an account.
-    again = services.invitation_send(game=game, by=ana, email="yan@example.com")
+    again = gathering.invitation_send(game=game, by=ana, email="yan@example.com")
     client.logout()
     response = client.post(reverse("invitation", args=[again.token]), {"answer": "accept"})
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
@@ -148,8 +150,8 @@ def test_declining_needs_no_account_and_no_one_invites_the_address_again(client,
 
 def test_a_declined_address_still_gets_the_email_of_its_games(ana, ben, smtp, sent):
     game = gathering_game(ana, seats=3)
-    invitation = services.invitation_send(game=game, by=ana, email=ben.email)
-    services.invitation_respond(token=invitation.token, user=ben, accept=False)
+    invitation = gathering.invitation_send(game=game, by=ana, email=ben.email)
+    gathering.invitation_respond(token=invitation.token, user=ben, accept=False)
     with sent():
         started_game(ana, ben)
     assert smtp.to(ben.email)  # declining stops invitations, not the games Ben plays
@@ -167,8 +169,8 @@ def test_a_stopped_address_is_emailed_by_no_path(client, ana, ben, cai, smtp, se
     with sent():
         game = started_game(ana, ben, cai)
         for user in (ana, cai):
-            services.game_resign(game=game, user=user)
-        services.game_rematch(game=game, by=ana)
+            play.game_resign(game=game, user=user)
+        gathering.game_rematch(game=game, by=ana)
     profile = profile_of(ben)
     profile.email_mode = EmailMode.DIGEST
     profile.save()
@@ -190,23 +192,23 @@ def test_a_stopped_address_is_emailed_by_no_path(client, ana, ben, cai, smtp, se
 
 def test_an_invitation_to_a_players_account_is_answered_by_that_account_only(ana, ben, cai):
     game = started_game(ana, ben)
-    services.game_resign(game=game, user=ana)
-    rematch = services.game_rematch(game=game, by=ben)
+    play.game_resign(game=game, user=ana)
+    rematch = gathering.game_rematch(game=game, by=ben)
     invitation = rematch.invitations.get()
     assert invitation.invited_account == ana and invitation.email == ""
     with pytest.raises(ServiceError, match="another player"):
-        services.invitation_respond(token=invitation.token, user=cai, accept=True)
+        gathering.invitation_respond(token=invitation.token, user=cai, accept=True)
     with pytest.raises(ServiceError, match="another player"):
-        services.invitation_respond(token=invitation.token, user=None, accept=False)
-    assert services.invitation_respond(token=invitation.token, user=ana, accept=True) is not None
+        gathering.invitation_respond(token=invitation.token, user=None, accept=False)
+    assert gathering.invitation_respond(token=invitation.token, user=ana, accept=True) is not None
     assert not AddressOptOut.objects.exists()
 
 
 def test_a_rematch_invitation_is_emailed_in_the_players_language(ana, smtp, sent):
     bruno = make_player("Bruno", language="pt-br")
     game = started_game(ana, bruno)
-    services.game_resign(game=game, user=ana)
+    play.game_resign(game=game, user=ana)
     with sent():
-        services.game_rematch(game=game, by=ana)
+        gathering.game_rematch(game=game, by=ana)
     [message] = smtp.to(bruno.email)
     assert "convida" in message.subject or "convida" in message.text

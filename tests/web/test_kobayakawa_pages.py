@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.services import gathering, play
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
@@ -80,11 +80,11 @@ def _check_no_leak(html: str, state, player: str, where: str) -> None:
 def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, ben, cai, seed):
     game = _create(client, ana)
     for user in (ben, cai):
-        services.seat_join(game=game, user=user, join_token=game.join_token)
+        gathering.seat_join(game=game, user=user, join_token=game.join_token)
     client.force_login(ana)
     waiting = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "Kobayakawa" in waiting and "cards numbered 1 to 15" in waiting
-    services.game_start(game=game, by=ana)
+    gathering.game_start(game=game, by=ana)
     users = {seat.player: seat.user for seat in game.seats.all()}
     engine = KINDS["kobayakawa"]
     rng = random.Random(seed)
@@ -103,7 +103,7 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
             break
         player, _kind, version = rng.choice(engine.awaiting(state))
         command = rng.choice(engine.options(state, player))
-        services.decision_submit(game=game, user=users[player], command=command, version=version)
+        play.decision_submit(game=game, user=users[player], command=command, version=version)
     else:
         pytest.fail("the game did not end")
     assert game.status == Game.Status.FINISHED
@@ -125,16 +125,16 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
 def test_the_kobayakawa_table_shows_the_card_discards_medals_and_centre(client, ana, ben, cai):
     game = _create(client, ana)
     for user in (ben, cai):
-        services.seat_join(game=game, user=user, join_token=game.join_token)
-    services.game_start(game=game, by=ana)
+        gathering.seat_join(game=game, user=user, join_token=game.join_token)
+    gathering.game_start(game=game, by=ana)
     state = game_state(game)
     version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].awaiting(state))["p1"]
-    services.decision_submit(game=game, user=ana, command={"act": "draw"}, version=version)
+    play.decision_submit(game=game, user=ana, command={"act": "draw"}, version=version)
     game.refresh_from_db()
     state = game_state(game)
     me = state.by_name["p1"]
     version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].awaiting(state))["p1"]
-    services.decision_submit(game=game, user=ana, command={"act": "discard", "card": me.drawn}, version=version)
+    play.decision_submit(game=game, user=ana, command={"act": "discard", "card": me.drawn}, version=version)
     game.refresh_from_db()
     state = game_state(game)
     html = _pages(client, game, ben)["game"]

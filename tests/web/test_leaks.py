@@ -18,7 +18,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.services import play
 from games.kinds import KINDS
 from games.kinds.coup.words.names import card_name
 from games.models import Game
@@ -84,7 +84,7 @@ def test_no_page_shows_another_seats_cards_or_the_court(variants, players, seed)
     for user in users:
         clients[user.pk] = Client()
         clients[user.pk].force_login(user)
-    services.chat_post(game=game, user=users[1], text="I hold a Duke, honestly.")
+    play.chat_post(game=game, user=users[1], text="I hold a Duke, honestly.")
     seats = {seat.player: seat.user for seat in game.seats.all()}
     engine = KINDS[game.kind]
     rng = random.Random(seed)
@@ -95,7 +95,7 @@ def test_no_page_shows_another_seats_cards_or_the_court(variants, players, seed)
             assert_nothing_hidden_leaks(game, clients, check_court_names)
         state = game_state(game)
         player, _kind, version = rng.choice(engine.awaiting(state))
-        services.decision_submit(
+        play.decision_submit(
             game=game, user=seats[player], command=rng.choice(engine.options(state, player)), version=version
         )
         game.refresh_from_db()

@@ -7,9 +7,9 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import services
+from games.services import gathering, play
 from games.models import ChatMessage, Game, Invitation
-from games.views import clock_of
+from games.web.views import clock_of
 from tests.web.conftest import answer, awaited, gathering_game, make_player, player_of, started_game
 
 pytestmark = pytest.mark.django_db
@@ -182,7 +182,7 @@ def test_an_invalid_invitation_address_is_refused_with_a_message(client, ana):
 
 def test_accepting_an_invitation_takes_a_seat(client, ana, dora):
     game = gathering_game(ana, seats=2)
-    invitation = services.invitation_send(game=game, by=ana, email=dora.email)
+    invitation = gathering.invitation_send(game=game, by=ana, email=dora.email)
     url = reverse("invitation", args=[invitation.token])
     assert "Accept and take a seat" in page(client, dora, url)
     response = client.post(url, {"answer": "accept"})
@@ -192,7 +192,7 @@ def test_accepting_an_invitation_takes_a_seat(client, ana, dora):
 
 def test_declining_an_invitation_takes_no_seat(client, ana, dora):
     game = gathering_game(ana, seats=2)
-    invitation = services.invitation_send(game=game, by=ana, email=dora.email)
+    invitation = gathering.invitation_send(game=game, by=ana, email=dora.email)
     as_user(client, dora).post(reverse("invitation", args=[invitation.token]), {"answer": "decline"})
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.DECLINED
@@ -201,7 +201,7 @@ def test_declining_an_invitation_takes_no_seat(client, ana, dora):
 
 def test_pending_invitations_show_on_the_home_page(client, ana, dora):
     game = gathering_game(ana, seats=2)
-    invitation = services.invitation_send(game=game, by=ana, email=dora.email)
+    invitation = gathering.invitation_send(game=game, by=ana, email=dora.email)
     assert reverse("invitation", args=[invitation.token]) in page(client, dora, "/")
 
 
@@ -234,10 +234,10 @@ def test_the_waiting_room_poll_answers_204_until_someone_joins(client, ana, ben)
     url = reverse("game_live", args=[game.pk])
     as_user(client, ana)
     assert client.get(url, {"seats": 1}).status_code == 204
-    services.seat_join(game=game, user=ben, join_token=game.join_token)
+    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
     response = client.get(url, {"seats": 1})
     assert response.status_code == 200 and "Ben" in response.content.decode()
-    services.game_start(game=game, by=ana)
+    gathering.game_start(game=game, by=ana)
     assert client.get(url, {"seats": 2})["HX-Refresh"] == "true"
 
 
@@ -351,7 +351,7 @@ def test_the_open_page_polls_and_gets_204_until_the_game_moves(client, game, ana
 
 def test_polling_stops_once_the_game_is_over(client, game, ana, ben, cai):
     for user in (ben, cai):
-        services.game_resign(game=game, user=user)
+        play.game_resign(game=game, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     as_user(client, ana)
@@ -430,7 +430,7 @@ def test_custom_404_template_is_used(client):
 def test_server_error_page_renders_without_a_request_context():
     from django.test import RequestFactory
 
-    from games.views import server_error
+    from games.web.views import server_error
 
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500 and b"Something went wrong" in response.content

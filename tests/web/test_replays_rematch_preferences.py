@@ -14,10 +14,11 @@ from django.utils.formats import date_format
 
 from accounts.forms import ProfileForm
 from accounts.models import Profile, profile_of
-from games import replays, services
+from games.web import replays
+from games.services import gathering, play
 from games.models import Event, Game, Invitation
 from games.selectors import game_state
-from games.services import ServiceError
+from games.services.errors import ServiceError
 from tests.players import play_randomly
 from tests.web.conftest import answer, awaited, gathering_game, make_player, player_of, started_game
 
@@ -39,7 +40,7 @@ def finished_by_resignations(host, *others):
     """A game that ``host`` won: everyone else resigned."""
     game = started_game(host, *others)
     for user in others:
-        services.game_resign(game=game, user=user)
+        play.game_resign(game=game, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner_id == host.pk
     return game
@@ -170,9 +171,9 @@ def test_a_rematch_invites_the_same_players_with_the_same_options(
     first = gathering_game(ana, ben, cai, variants=["inquisitor", "factions"])
     first.reminders = False
     first.save(update_fields=["reminders"])
-    first = services.game_start(game=first, by=ana)
+    first = gathering.game_start(game=first, by=ana)
     for user in (ana, cai):
-        services.game_resign(game=first, user=user)
+        play.game_resign(game=first, user=user)
     first.refresh_from_db()
     assert first.winner_id == ben.pk
     mail.outbox.clear()
@@ -205,8 +206,8 @@ def test_a_rematch_invites_the_same_players_with_the_same_options(
 
 def test_a_rematch_shows_no_players_address_and_each_answers_their_own_invitation(client, ana, ben, cai):
     first = finished_by_resignations(cai, ana, ben)
-    rematch = services.game_rematch(game=first, by=ana)
-    services.seat_join(game=rematch, user=cai, join_token=rematch.join_token)
+    rematch = gathering.game_rematch(game=first, by=ana)
+    gathering.seat_join(game=rematch, user=cai, join_token=rematch.join_token)
     for user in (ana, cai):  # the host, and a player who took a seat
         page = html_of(client, user, reverse("game", args=[rematch.pk]))
         assert "Ben — Pending" in page
@@ -216,20 +217,20 @@ def test_a_rematch_shows_no_players_address_and_each_answers_their_own_invitatio
         assert not any(player.email in home for player in (ana, ben, cai) if player != user)
     ben_invitation = rematch.invitations.get(user=ben)
     with pytest.raises(ServiceError):  # a forwarded link gives nobody else Ben's seat
-        services.invitation_respond(token=ben_invitation.token, user=cai, accept=False)
+        gathering.invitation_respond(token=ben_invitation.token, user=cai, accept=False)
     assert reverse("invitation", args=[ben_invitation.token]) not in html_of(client, cai, reverse("home"))
     assert reverse("invitation", args=[ben_invitation.token]) in html_of(client, ben, reverse("home"))
-    services.invitation_respond(token=ben_invitation.token, user=ben, accept=True)
+    gathering.invitation_respond(token=ben_invitation.token, user=ben, accept=True)
     assert rematch.seats.filter(user=ben).exists()
 
 
 def test_the_previous_winner_starts_the_rematch(ana, ben, cai, monkeypatch):
     first = finished_by_resignations(cai, ana, ben)  # Cai wins; Ana asks for the rematch
-    monkeypatch.setattr(services.secrets, "choice", lambda seq: seq[0])  # chance would pick the host
-    rematch = services.game_rematch(game=first, by=ana)
+    monkeypatch.setattr(gathering.secrets, "choice", lambda seq: seq[0])  # chance would pick the host
+    rematch = gathering.game_rematch(game=first, by=ana)
     for invitation in rematch.invitations.all():
-        services.invitation_respond(token=invitation.token, user=invitation.user, accept=True)
-    rematch = services.game_start(game=rematch, by=ana)
+        gathering.invitation_respond(token=invitation.token, user=invitation.user, accept=True)
+    rematch = gathering.game_start(game=rematch, by=ana)
     cai_plays = player_of(rematch, cai)
     assert cai_plays != "p1"  # not the host's seat, nor chance's pick: the winner rule chose Cai
     assert game_state(rematch).turn.name == cai_plays
@@ -239,29 +240,29 @@ def test_the_previous_winner_starts_the_rematch(ana, ben, cai, monkeypatch):
 def test_a_rematch_needs_a_finished_game_and_one_of_its_players(ana, ben, cai, dora):
     active = started_game(ana, ben)
     with pytest.raises(ServiceError):
-        services.game_rematch(game=active, by=ana)
+        gathering.game_rematch(game=active, by=ana)
     finished = finished_by_resignations(ana, ben)
     with pytest.raises(ServiceError):
-        services.game_rematch(game=finished, by=dora)
+        gathering.game_rematch(game=finished, by=dora)
 
 
 def test_a_chosen_first_player_must_be_named(ana, ben):
     arguments = {"host": ana, "variants": [], "seat_count": 2, "turn_seconds": 60, "response_seconds": 60}
     with pytest.raises(ServiceError):
-        services.game_create(**arguments, first=Game.First.PLAYER)
+        gathering.game_create(**arguments, first=Game.First.PLAYER)
     with pytest.raises(ServiceError):
-        services.game_create(**arguments, first=Game.First.RANDOM, first_user=ben)
+        gathering.game_create(**arguments, first=Game.First.RANDOM, first_user=ben)
     with pytest.raises(ServiceError):
-        services.game_create(**arguments, first="somebody")
+        gathering.game_create(**arguments, first="somebody")
 
 
 def test_a_chosen_first_player_who_took_no_seat_leaves_the_start_to_chance(ana, ben, dora):
-    game = services.game_create(
+    game = gathering.game_create(
         host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=60, first=Game.First.PLAYER,
         first_user=dora,
     )
-    services.seat_join(game=game, user=ben, join_token=game.join_token)
-    game = services.game_start(game=game, by=ana)
+    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
+    game = gathering.game_start(game=game, by=ana)
     assert game_state(game).turn.name in ("p1", "p2")
 
 

@@ -1,5 +1,6 @@
 """Coup as the platform sees it: its rules (``engine/``), its words (``words/``),
-its templates (``templates/coup/``), its statistics (``stats.py``), put together
+its templates (``templates/coup/``), its statistics (``stats.py``), each player's
+standing answers (``models.py``, edited through ``forms.py``), put together
 as the ``GameKind`` the registry hands out (``games/kinds/__init__.py`` declares
 each member)."""
 
@@ -8,6 +9,8 @@ from django.utils.translation import gettext_lazy
 
 from .engine import CoupRules
 from .engine.cards import VARIANTS
+from .forms import create_fields, standing_answers_form
+from .models import preferences_of
 from .stats import count
 from .words import decisions, history, replies, rules, tables
 
@@ -43,6 +46,12 @@ class Coup(CoupRules):
     replay_table = staticmethod(tables.replay_table)
     email_context = staticmethod(tables.email_context)
     stats = staticmethod(count)
+    create_fields = staticmethod(create_fields)
+    preferences_form = staticmethod(standing_answers_form)
+
+    @staticmethod
+    def player_preferences(user) -> dict:
+        return preferences_of(user).as_engine_preferences()
 
     @staticmethod
     def variant_names(variants) -> list[str]:

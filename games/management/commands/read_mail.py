@@ -12,7 +12,7 @@ For self-hosting without an ESP: point the reply address's mailbox at it.
   (a message received before is recognised by its Message-ID and ignored while
   the cache remembers it): prefer a Maildir or a pipe.
 
-Prints one line per message with its outcome (see ``games.inbound.Outcome``).
+Prints one line per message with its outcome (see ``games.mail.inbound.Outcome``).
 Exit status 0; 2 with a one-line error when PATH cannot be read; 1 when a
 message failed unexpectedly (it stays unread in a Maildir, for the next run).
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from games.inbound import receive
+from games.mail.inbound import receive
 
 
 class Command(BaseCommand):

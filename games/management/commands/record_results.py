@@ -7,7 +7,7 @@ none: games that ended before results were recorded. Safe to run again; with
 
 from django.core.management.base import BaseCommand
 
-from games.results import results_backfill
+from games.services.results import results_backfill
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ runs the same check daily (``games.tasks.verify_games``).
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.verification import games_verify
+from games.services.verification import games_verify
 
 
 class Command(BaseCommand):

@@ -5,8 +5,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import IllegalMove
-from games.kinds import KINDS, kind_choices, variant_choices
+from games.engine.seats import seat_players
+from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices
 from games.translation import translate_illegal_move
+
 
 def number_in(text: str) -> int | None:
     """The non-negative number ``text`` writes in ASCII digits, else None ("²" is
@@ -33,7 +35,7 @@ TIME_CONTROL_CHOICES = [
 
 
 class GameCreateForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Game"), initial="coup", required=False, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(label=_("Game"), initial=DEFAULT_KIND, required=False, widget=forms.RadioSelect)
     seat_count = forms.IntegerField(
         label=_("Players"),
         min_value=MIN_PLAYERS,
@@ -62,46 +64,51 @@ class GameCreateForm(forms.Form):
         initial="random",
         widget=forms.RadioSelect,
     )
-    first_faction = forms.ChoiceField(
-        label=_("Faction of the first player (Reformation only)"),
-        choices=[("loyalist", _("Loyalist")), ("reformist", _("Reformist"))],
-        initial="loyalist",
-        required=False,
-    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Built per form so the explanations follow the active language.
         self.fields["variants"].choices = variant_choices()
         self.fields["kind"].choices = kind_choices()
+        # Each kind's own choices (``GameKind.create_fields``), after the variants.
+        self.kind_field_names = []
+        for kind in KINDS.values():
+            for name, field in kind.create_fields().items():
+                self.fields[name] = field
+                self.kind_field_names.append(name)
+
+    def kind_fields(self) -> list:
+        """The bound fields of every kind's own choices, for the template."""
+        return [self[name] for name in self.kind_field_names]
 
     def clean(self):
         data = super().clean()
-        kind = data.get("kind") or "coup"
+        kind = data.get("kind") or DEFAULT_KIND
         game = KINDS.get(kind)
         if game is not None:  # the variants of another game, ticked before choosing this one
             data["variants"] = [v for v in data.get("variants") or () if v in game.variant_ids]
         seats = data.get("seat_count")
         if seats is not None and game is not None and not self.errors:
             try:  # each game's own rules: its seat range, its variants and how they combine
-                game.check_config([f"p{n + 1}" for n in range(seats)], sorted(data["variants"]))
+                game.check_config(seat_players(seats), sorted(data["variants"]))
             except IllegalMove as error:
                 self.add_error(None, translate_illegal_move(error, {}))
         return data
 
     def service_arguments(self) -> dict:
-        """Keyword arguments for ``services.game_create`` (the host added by the view)."""
+        """Keyword arguments for ``services.gathering.game_create`` (the host added by the view)."""
         data = self.cleaned_data
         turn, response = TIME_CONTROLS[data["time_control"]]
+        kind = data.get("kind") or DEFAULT_KIND
         return {
-            "kind": data.get("kind") or "coup",
+            "kind": kind,
             "variants": sorted(data.get("variants") or []),
             "seat_count": data["seat_count"],
             "turn_seconds": turn,
             "response_seconds": response,
             "reminders": bool(data.get("reminders")),
             "first": data["first"],
-            "first_faction": data.get("first_faction") or "loyalist",
+            "kind_options": {name: data[name] for name in KINDS[kind].create_fields() if data.get(name)},
         }
 
 

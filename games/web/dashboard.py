@@ -38,11 +38,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.forms import number_in
+from games.web.forms import number_in
 from games.kinds import KINDS, variant_name
 from games.models import Event, Game, Invitation, Seat, SeatResult
 from games.selectors import GameUnreadable, display_name, game_state
-from games.services import game_attention_mark
+from games.services.attention import game_attention_mark
 
 PAST_PER_PAGE = 20
 RECENT_RESULTS = 5

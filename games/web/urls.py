@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
-from games import email_views, views
+from games.mail import views as email_views
+from games.web import views
 
 
 class TokenConverter:

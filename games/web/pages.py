@@ -8,6 +8,8 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
+from django.utils.translation import ngettext
+
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import display_name
@@ -146,8 +148,6 @@ def game_summary(game: Game) -> dict:
 
 
 def _duration(seconds: int) -> str:
-    from django.utils.translation import ngettext
-
     if seconds % 86400 == 0:
         days = seconds // 86400
         return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
@@ -159,9 +159,3 @@ def _duration(seconds: int) -> str:
         return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
     return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
-
-def dashboard(user) -> dict:
-    """The signed-in player's home page: see ``games/dashboard.py``."""
-    from games import dashboard
-
-    return dashboard.home(user)

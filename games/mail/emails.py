@@ -11,7 +11,7 @@ that plays a written answer.
 """
 
 import logging
-
+from dataclasses import dataclass, field
 from email.utils import make_msgid
 
 from django.conf import settings
@@ -23,9 +23,10 @@ from django.utils import timezone, translation
 from accounts.mail import mail_refused
 from accounts.models import EmailMode, profile_of
 
-from .kinds import KINDS
-from .models import Event, Game, Invitation, Seat
-from .selectors import display_name, game_state, player_names, table_for
+from ..kinds import KINDS
+from ..models import Event, Game, Invitation, Seat
+from ..selectors import display_name, game_state, player_names, table_for
+from ..services.notifications import seat_notified
 from .tokens import answer_token, reply_address, stop_token, unsubscribe_token
 
 log = logging.getLogger(__name__)
@@ -113,10 +114,20 @@ def send_invitation(invitation_id: int) -> None:
 # ---- what the game does ------------------------------------------------------------------
 
 
-def emails_for_update(game_id: int, before: int, after: int) -> list[tuple[str, tuple]]:
-    """The emails that events ``before``..``after`` of a game call for, as
-    ``(name, arguments)`` for ``UPDATE_EMAILS``: a decision email to each player
-    newly awaited, and news of the start, an elimination or the end."""
+@dataclass
+class UpdateEmails:
+    """The emails some new events call for, by seat id."""
+
+    decisions: list[tuple[int, int]] = field(default_factory=list)  # (seat id, decision version)
+    started: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+
+
+def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
+    """The emails that events ``before``..``after`` of a game call for: a decision
+    email to each player newly awaited (``send_decision``), and news of the start,
+    an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``)."""
     game = Game.objects.get(pk=game_id)
     engine = KINDS[game.kind]
     payloads = list(Event.objects.filter(game=game, seq__lt=after).order_by("seq").values_list("payload", flat=True))
@@ -126,19 +137,19 @@ def emails_for_update(game_id: int, before: int, after: int) -> list[tuple[str, 
     out_events = engine.out_events
     eliminated = {e["data"]["player"] for e in new if e["type"] in out_events}
     finished = engine.is_over(state)
-    found = []
+    found = UpdateEmails()
     for seat in Seat.objects.filter(game=game).select_related("user__profile"):
         mode = profile_of(seat.user).email_mode
         if mode == EmailMode.NONE:
             continue
         if finished:
-            found.append(("finished", (seat.pk,)))
+            found.finished.append(seat.pk)
         elif seat.player in eliminated:
-            found.append(("eliminated", (seat.pk,)))
+            found.eliminated.append(seat.pk)
         elif seat.player in asked and mode == EmailMode.EVERY:
-            found.append(("decision", (seat.pk, asked[seat.player])))
+            found.decisions.append((seat.pk, asked[seat.player]))
         elif before == 0:
-            found.append(("started", (seat.pk,)))
+            found.started.append(seat.pk)
     return found
 
 
@@ -164,10 +175,6 @@ def _seat_context(seat: Seat) -> tuple[dict, dict]:
         **presenter.email_context(view, seat.player, names),
     }
     return table, context
-
-
-def _mark_read(seat: Seat, version: int) -> None:
-    Seat.objects.filter(pk=seat.pk, notified_version__lt=version).update(notified_version=version)
 
 
 def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False) -> None:
@@ -197,7 +204,7 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
     _send("decision", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
-    _mark_read(seat, game.version)
+    seat_notified(seat=seat, version=game.version)
 
 
 def send_reminder(seat_id: int, version: int) -> None:
@@ -215,7 +222,7 @@ def _news(name: str, seat_id: int) -> None:
         if seat.game.winner_id:
             context["winner"] = display_name(seat.game.winner)
     _send(name, seat.user.email, context, language=language, game=seat.game, user=seat.user, reply_to=reply_address(seat))
-    _mark_read(seat, seat.game.version)
+    seat_notified(seat=seat, version=seat.game.version)
 
 
 def send_started(seat_id: int) -> None:
@@ -240,14 +247,6 @@ def send_extension(game_id: int, seat_id: int) -> None:
             continue
         context = {**_game_context(game), "asker": display_name(asker.user), "deadline": game.deadline_at}
         _send("extension", seat.user.email, context, language=profile.language, game=game, user=seat.user)
-
-
-UPDATE_EMAILS = {
-    "decision": send_decision,
-    "started": send_started,
-    "eliminated": send_eliminated,
-    "finished": send_finished,
-}
 
 
 def send_digest(user_id: int) -> bool:

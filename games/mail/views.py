@@ -19,12 +19,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.mail import address_opt_in, address_opt_out, address_scope
-from accounts.models import AddressOptOut, EmailMode, profile_of
+from accounts.models import AddressOptOut
+from accounts.services import profile_emails_stop
 
-from . import pages, services
-from .kinds import KINDS
-from .models import Game, Seat
-from .selectors import table_for
+from ..kinds import KINDS
+from ..models import Game, Seat
+from ..selectors import table_for
+from ..services import play
+from ..services.errors import DecisionPassed, ServiceError
+from ..web import pages
 from .tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
 
 
@@ -49,10 +52,10 @@ def answer(request, token):
     if request.method == "POST":
         before = game.version
         try:
-            services.decision_submit(game=game, user=seat.user, command=command, version=signed["v"])
-        except services.DecisionPassed:
+            play.decision_submit(game=game, user=seat.user, command=command, version=signed["v"])
+        except DecisionPassed:
             return _passed(request, game)
-        except services.ServiceError as refused:
+        except ServiceError as refused:
             return _passed(request, game, refused.message)
         context = {"game": game, "game_name": KINDS[game.kind].name, "done": True}
         return render(request, "games/answer.html", {**context, "played": _told_since(game, before)})
@@ -103,9 +106,7 @@ def unsubscribe(request, token):
     if user is None:
         return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
     if request.method == "POST":
-        profile = profile_of(user)
-        profile.email_mode = EmailMode.NONE
-        profile.save(update_fields=["email_mode"])
+        profile_emails_stop(user=user)
         if request.POST.get("List-Unsubscribe") == "One-Click":
             return HttpResponse(status=200)
         return render(request, "accounts/unsubscribe.html", {"done": True})

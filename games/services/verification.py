@@ -9,9 +9,9 @@ that differs, or whose log cannot be replayed, and marks it for attention:
 import json
 from dataclasses import dataclass
 
-from . import services
-from .kinds import KINDS
-from .models import Event, Game
+from ..kinds import KINDS
+from ..models import Event, Game
+from .attention import game_attention_mark
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def games_verify() -> tuple[int, list[Mismatch]]:
         problem = _problem(game)
         if problem is not None:
             mismatches.append(Mismatch(game.pk, game.kind, game.version, problem))
-            services.game_attention_mark(game_id=game.pk, during=f"verification: {problem}")
+            game_attention_mark(game_id=game.pk, during=f"verification: {problem}")
     return checked, mismatches
 
 

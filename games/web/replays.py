@@ -1,4 +1,4 @@
-"""Replays of finished games, and the rematch that may follow one.
+"""Replays of finished games.
 
 A replay steps through a finished game one history sentence at a time, with
 every hand shown: once a game is over nothing in it is secret any more, so each
@@ -76,9 +76,3 @@ def _winners(view: dict, names: dict) -> str | None:
     winners = winner if isinstance(winner, list) else [winner] if winner else []
     return ", ".join(names.get(w, w) for w in winners) or None
 
-
-def rematch_of(game: Game) -> Game | None:
-    """The rematch made after ``game`` (a cancelled one does not count)."""
-    return (
-        Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()
-    )

@@ -18,11 +18,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import dashboard, pages, replays, services
-from games.forms import ChatForm, GameCreateForm, InviteForm, number_in
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, seat_of, table_for
-from games.services import ServiceError
+from games.services import clock, gathering, play
+from games.services.errors import ServiceError
+from games.web import dashboard, pages, replays
+from games.web.forms import ChatForm, GameCreateForm, InviteForm, number_in
 
 POLL_SECONDS = 4  # how often an open game page asks whether anything changed
 STOP_POLLING = 286  # htmx: swap this answer, then stop polling
@@ -58,7 +59,7 @@ def game_create(request):
         form = GameCreateForm(request.POST)
         if form.is_valid():
             try:
-                game = services.game_create(host=request.user, **form.service_arguments())
+                game = gathering.game_create(host=request.user, **form.service_arguments())
             except ServiceError as error:
                 form.add_error(None, error.message)
             else:
@@ -100,7 +101,7 @@ def _after_game(game) -> dict:
     """A finished game's page offers its replay and a rematch (or the rematch made)."""
     if game.status != Game.Status.FINISHED:
         return {}
-    return {"finished": True, "replayable": replays.replayable(game), "rematch": replays.rematch_of(game)}
+    return {"finished": True, "replayable": replays.replayable(game), "rematch": gathering.rematch_of(game)}
 
 
 @login_required
@@ -147,7 +148,7 @@ def decide(request, pk):
         messages.error(request, _("That answer could not be read; here is the game as it stands now."))
     else:
         try:
-            services.decision_submit(game=game, user=request.user, command=command, version=version)
+            play.decision_submit(game=game, user=request.user, command=command, version=version)
         except ServiceError as error:
             messages.error(request, error.message)
     game.refresh_from_db()
@@ -171,7 +172,7 @@ def _command(text: str) -> dict:
 @login_required
 @require_POST
 def resign(request, pk):
-    return _act(request, pk, lambda game: services.game_resign(game=game, user=request.user), _("You resigned from the game."))
+    return _act(request, pk, lambda game: play.game_resign(game=game, user=request.user), _("You resigned from the game."))
 
 
 def _act(request, pk, call, done: str | None = None, then: str | None = None):
@@ -191,20 +192,20 @@ def _act(request, pk, call, done: str | None = None, then: str | None = None):
 @login_required
 @require_POST
 def pause(request, pk):
-    return _act(request, pk, lambda game: services.game_pause(game=game, by=request.user), _("The clock is paused."))
+    return _act(request, pk, lambda game: clock.game_pause(game=game, by=request.user), _("The clock is paused."))
 
 
 @login_required
 @require_POST
 def resume(request, pk):
-    return _act(request, pk, lambda game: services.game_resume(game=game, by=request.user), _("The clock runs again."))
+    return _act(request, pk, lambda game: clock.game_resume(game=game, by=request.user), _("The clock runs again."))
 
 
 @login_required
 @require_POST
 def extend(request, pk):
     return _act(
-        request, pk, lambda game: services.time_extend(game=game, user=request.user), _("You have more time for this decision.")
+        request, pk, lambda game: clock.time_extend(game=game, user=request.user), _("You have more time for this decision.")
     )
 
 
@@ -231,7 +232,7 @@ def rematch(request, pk):
     game with the same options (or, when someone asked first, to theirs)."""
     game, seat = _seated_game(request, pk)
     try:
-        new = services.game_rematch(game=game, by=request.user)
+        new = gathering.game_rematch(game=game, by=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
         return _to_game(game)
@@ -270,7 +271,7 @@ def chat(request, pk):
         form = ChatForm(request.POST)
         if form.is_valid():
             try:
-                services.chat_post(game=game, user=request.user, text=form.cleaned_data["text"])
+                play.chat_post(game=game, user=request.user, text=form.cleaned_data["text"])
             except ServiceError as error:
                 form.add_error("text", error.message)
             else:
@@ -328,7 +329,7 @@ def invite(request, pk):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            services.invitation_send(game=game, by=request.user, email=form.cleaned_data["email"])
+            gathering.invitation_send(game=game, by=request.user, email=form.cleaned_data["email"])
         except ServiceError as error:
             messages.error(request, error.message)
         else:
@@ -343,19 +344,19 @@ def invite(request, pk):
 @login_required
 @require_POST
 def start(request, pk):
-    return _act(request, pk, lambda game: services.game_start(game=game, by=request.user))
+    return _act(request, pk, lambda game: gathering.game_start(game=game, by=request.user))
 
 
 @login_required
 @require_POST
 def leave(request, pk):
-    return _act(request, pk, lambda game: services.seat_leave(game=game, user=request.user), _("You left the game."), "home")
+    return _act(request, pk, lambda game: gathering.seat_leave(game=game, user=request.user), _("You left the game."), "home")
 
 
 @login_required
 @require_POST
 def cancel(request, pk):
-    return _act(request, pk, lambda game: services.game_cancel(game=game, by=request.user), _("The game is cancelled."), "home")
+    return _act(request, pk, lambda game: gathering.game_cancel(game=game, by=request.user), _("The game is cancelled."), "home")
 
 
 def join(request, token):
@@ -370,7 +371,7 @@ def join(request, token):
         if not request.user.is_authenticated:
             return redirect(f"{reverse('account_login')}?next={request.path}")
         try:
-            services.seat_join(game=game, user=request.user, join_token=token)
+            gathering.seat_join(game=game, user=request.user, join_token=token)
         except ServiceError as error:
             messages.error(request, error.message)
         else:
@@ -395,7 +396,7 @@ def invitation(request, token):
             return redirect(f"{reverse('account_login')}?next={request.path}")
         user = request.user if request.user.is_authenticated else None
         try:
-            services.invitation_respond(token=token, user=user, accept=accept)
+            gathering.invitation_respond(token=token, user=user, accept=accept)
         except ServiceError as error:
             messages.error(request, error.message)
         else:

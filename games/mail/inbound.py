@@ -4,7 +4,7 @@ A notification's Reply-To is the seat's signed reply address
 (``tokens.reply_address``). Mail to it arrives through django-anymail's inbound
 webhook of the one ESP named by ``INBOUND_ESP`` or ``manage.py read_mail`` (a Maildir, an mbox or a pipe from
 the MTA); both hand the message to ``receive``, which reads the first line the
-player wrote and plays it through ``services.decision_submit``, the same call a
+player wrote and plays it through ``services.play.decision_submit``, the same call a
 click makes.
 
 Who may play: whoever can write to the signed address, and only that. The From
@@ -42,12 +42,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
-from outbox import services as outbox
 
-from . import services, tasks
-from .kinds import KINDS
-from .models import Event, Game, Seat
-from .selectors import table_for
+from ..kinds import KINDS
+from ..models import Event, Game, Seat
+from ..selectors import table_for
+from ..services import notifications, play
+from ..services.errors import DecisionPassed, ServiceError
 from .tokens import read_reply_address
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ def _answer(seat: Seat, message: EmailMessage) -> Outcome:
             return outcome
         if not _may_explain(seat):
             return Outcome("ignored", "too-many-explanations", seat.game_id, seat.position, line)
-        outbox.send(tasks.send_reply_unclear.s(seat.pk, line=line, problem=str(problem), reading=str(reading)))
+        notifications.reply_unclear(seat, line=line, problem=str(problem), reading=str(reading))
     return outcome
 
 
@@ -172,11 +172,11 @@ def _seen_key(message: EmailMessage) -> str | None:
     message_id = str(message.get("Message-ID", "")).strip()
     if not message_id:
         return None
-    return "games.inbound.seen:" + hashlib.sha256(message_id.encode()).hexdigest()
+    return "games.mail.inbound.seen:" + hashlib.sha256(message_id.encode()).hexdigest()
 
 
 def _may_explain(seat: Seat) -> bool:
-    key = f"games.inbound.explained:{seat.game.join_token}:{seat.position}"
+    key = f"games.mail.inbound.explained:{seat.game.join_token}:{seat.position}"
     django_cache.add(key, 0, 3600)
     try:
         return django_cache.incr(key) <= EXPLANATIONS_PER_HOUR
@@ -324,9 +324,9 @@ def _play(seat: Seat, line: str, written_at) -> tuple[Outcome, str | None, str]:
     answer = presenter.reply_word(found.option, names)
     command = {key: value for key, value in found.option.items() if key != "version"}
     try:
-        services.decision_submit(game=game, user=user, command=command, version=version)
-    except services.ServiceError as error:
-        reason = "stale" if isinstance(error, services.DecisionPassed) else "refused"
+        play.decision_submit(game=game, user=user, command=command, version=version)
+    except ServiceError as error:
+        reason = "stale" if isinstance(error, DecisionPassed) else "refused"
         return unclear(reason, error.message, answer)
     log.info("Played a reply (%s) for game %s seat %s", command["act"], game.pk, seat.position)
     return Outcome("played", "played", game.pk, seat.position, line, answer), None, answer
@@ -385,7 +385,7 @@ def check_inbound_webhook(app_configs, **kwargs):
     return [checks.Error(problem, hint=hint, id="games.E002")]
 
 
-@receiver(anymail_inbound, dispatch_uid="games.inbound.receive")
+@receiver(anymail_inbound, dispatch_uid="games.mail.inbound.receive")
 def _on_inbound(sender, event, esp_name, **kwargs):
     """An ESP posted a message to /anymail/<esp>/inbound/ (authenticated by
     ANYMAIL["WEBHOOK_SECRET"]): play it like any other reply."""

@@ -4,7 +4,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 
 from games.selectors import GameUnreadable
-from games.services import game_attention_mark
+from games.services.attention import game_attention_mark
 
 
 class UnreadableGameMiddleware:

@@ -1,0 +1,113 @@
+"""The clock of a game in play: when its deadline falls, a prompt expiry for a
+short one, pausing and resuming, a player's extra time, and claiming a reminder.
+Expiring a deadline applies the engine's default answers: that is play
+(``play.deadline_expire``)."""
+
+from datetime import timedelta
+
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..kinds import KINDS
+from ..models import Game
+from . import notifications
+from .errors import ServiceError
+from .locks import locked_for_play
+
+PROMPT_EXPIRY_WITHIN = timedelta(minutes=30)
+
+
+def game_pause(*, game: Game, by) -> None:
+    """The host stops the clock; nothing expires until the game is resumed."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can pause the game."))
+        if game.status != Game.Status.ACTIVE or game.paused_remaining is not None:
+            raise ServiceError(_("Only a running game can be paused."))
+        game.paused_remaining = max(game.deadline_at - timezone.now(), timedelta(0))
+        game.deadline_at = None
+        game.save(update_fields=["paused_remaining", "deadline_at"])
+
+
+def game_resume(*, game: Game, by) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can resume the game."))
+        if game.status != Game.Status.ACTIVE or game.paused_remaining is None:
+            raise ServiceError(_("The game is not paused."))
+        game.deadline_at = timezone.now() + game.paused_remaining
+        game.paused_remaining = None
+        game.save(update_fields=["paused_remaining", "deadline_at"])
+        schedule_deadline(game)
+
+
+def time_extend(*, game: Game, user) -> None:
+    """A player who is awaited asks the table for more time: the current deadline
+    moves by one more full period. Granted once per player per game."""
+    with transaction.atomic():
+        game, seat, state = locked_for_play(game, user)
+        if seat.extension_used:
+            raise ServiceError(_("You have already had your extra time in this game."))
+        if seat.player not in {name for name, _kind, _version in KINDS[game.kind].awaiting(state)}:
+            raise ServiceError(_("The game is not waiting for you."))
+        if game.deadline_at is None:
+            raise ServiceError(_("The clock is paused."))
+        seat.extension_used = True
+        seat.save(update_fields=["extension_used"])
+        game.deadline_at += timedelta(seconds=game.deadline_seconds)
+        game.save(update_fields=["deadline_at"])
+        schedule_deadline(game)
+        notifications.extension_granted(game, seat)
+
+
+def clock_restart(game: Game, state) -> None:
+    """After new events (``game`` locked, not over): the decisions now awaited get
+    their full time, kept aside while the game is paused."""
+    game.deadline_seconds = _seconds_to_answer(game, state)
+    deadline = timedelta(seconds=game.deadline_seconds)
+    if game.paused_remaining is not None:
+        game.paused_remaining = deadline
+    else:
+        game.deadline_at = timezone.now() + deadline
+        schedule_deadline(game)
+
+
+def schedule_deadline(game: Game) -> None:
+    """Queue a task for the moment the deadline passes, when that is soon. Long
+    deadlines are left to the minute sweep alone: a Redis broker redelivers tasks
+    held longer than its visibility timeout, and a sweep needs no such care."""
+    if game.deadline_at - timezone.now() <= PROMPT_EXPIRY_WITHIN:
+        notifications.deadline_due(game)
+
+
+def reminders_due(*, now=None):
+    """The games whose awaited players are to be reminded now: reminders on, not
+    yet reminded of these decisions, and a quarter of their time left."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
+        reminded_version=models.F("version")
+    )
+    return [game for game in due if (game.deadline_at - now).total_seconds() <= game.deadline_seconds / 4]
+
+
+def reminder_claim(*, game: Game, seat_ids) -> int:
+    """Remind the players of ``seat_ids`` (those ``game`` awaits) once for the
+    decisions of ``game.version``. The claim is made in the transaction that
+    queues the emails: only one sweep (or worker) sends them, and a claim is never
+    made without its emails. Returns how many were queued (0: claimed already)."""
+    with transaction.atomic():
+        claimed = Game.objects.filter(pk=game.pk, version=game.version).exclude(reminded_version=game.version)
+        if not claimed.update(reminded_version=game.version):
+            return 0
+        for seat_id in seat_ids:
+            notifications.reminder_due(seat_id, game.version)
+    return len(seat_ids)
+
+
+def _seconds_to_answer(game: Game, state) -> int:
+    """A player's own turn gets the turn time; every other decision the response time."""
+    kinds = {kind for _player, kind, _version in KINDS[game.kind].awaiting(state)}
+    return game.turn_seconds if "turn" in kinds else game.response_seconds

@@ -1,0 +1,28 @@
+"""What a service refuses, said so that a page or an email may show it."""
+
+
+from ..engine import IllegalMove
+from ..models import Game
+from ..selectors import player_names
+from ..translation import translate_illegal_move
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``message`` is translated and safe to show."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class DecisionPassed(ServiceError):
+    """The decision the player answered is no longer awaited (stale or lost a race)."""
+
+
+def engine_call(call, game: Game | None = None):
+    """Run an engine call, turning a rules refusal into a translated ServiceError."""
+    try:
+        return call()
+    except IllegalMove as error:
+        names = player_names(game) if game is not None else {}
+        raise ServiceError(translate_illegal_move(error, names)) from None

@@ -1,0 +1,273 @@
+"""Gathering players: a new game, invitations (by address, or to accounts for a
+rematch), joining by link, leaving, cancelling, starting, and the rematch."""
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.mail import address_opt_out, mail_refused
+from accounts.models import AddressOptOut
+
+from ..engine.seats import seat_players
+from ..kinds import DEFAULT_KIND, KINDS
+from ..models import Game, Invitation, Seat
+from ..selectors import seat_of
+from . import notifications
+from .errors import ServiceError, engine_call
+from .play import events_append
+from .preferences import preferences_events
+
+# Invitations are emails from our domain to addresses someone typed: enough to
+# fill any game (and replace a few who decline), not enough to send spam.
+INVITATIONS_PER_GAME = 20
+INVITATIONS_PER_DAY = 30
+
+
+def game_create(
+    *,
+    host,
+    variants: list,
+    seat_count: int,
+    turn_seconds: int,
+    response_seconds: int,
+    reminders: bool = True,
+    first: str = Game.First.RANDOM,
+    kind: str = DEFAULT_KIND,
+    kind_options: dict | None = None,
+    first_user=None,
+) -> Game:
+    """A new game gathering players, ``host`` in the first seat. ``first`` says who
+    starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
+    ``kind_options`` are the kind's own choices from the create form (its
+    ``create_fields``), stored with the game's options for its setup to read."""
+    engine = KINDS.get(kind)
+    if engine is None:
+        raise ServiceError(_("Unknown game."))
+    engine_call(lambda: engine.check_config(seat_players(seat_count), variants))
+    if first not in Game.First.values or (first == Game.First.PLAYER) != (first_user is not None):
+        raise ServiceError(_("Choose who starts."))
+    if turn_seconds <= 0 or response_seconds <= 0:
+        raise ServiceError(_("Choose a time control."))
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind,
+            host=host,
+            seat_count=seat_count,
+            options={
+                "variants": sorted(variants),
+                "first": first,
+                **{name: value for name, value in (kind_options or {}).items() if name in engine.create_fields()},
+                **({"first_user": first_user.pk} if first_user is not None else {}),
+            },
+            turn_seconds=turn_seconds,
+            response_seconds=response_seconds,
+            reminders=reminders,
+        )
+        Seat.objects.create(game=game, user=host, position=0)
+    return game
+
+
+def invitation_send(*, game: Game, by, email: str) -> Invitation:
+    """The host invites ``email`` to their gathering game, within the limits:
+    ``INVITATIONS_PER_GAME`` per game, ``INVITATIONS_PER_DAY`` addresses per host
+    in any 24 hours, never an address invited already or that asked for none."""
+    email = email.strip()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)  # counts the game's invitations once
+        get_user_model().objects.select_for_update().get(pk=by.pk)  # and the host's of the day
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can invite players."))
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("This game is no longer gathering players."))
+        if mail_refused(email, invitation=True):
+            raise ServiceError(_("%(email)s asked not to receive invitations.") % {"email": email})
+        if game.invitations.filter(email__iexact=email, status=Invitation.Status.PENDING).exists():
+            raise ServiceError(_("%(email)s is already invited to this game.") % {"email": email})
+        _check_invitation_limits(game, by)
+        invitation = Invitation.objects.create(game=game, email=email, invited_by=by)
+    notifications.invitation_created(invitation)
+    return invitation
+
+
+def _check_invitation_limits(game: Game, by) -> None:
+    """Refuse one more invitation to a typed address when the game, or the host
+    over the last 24 hours, has sent as many as allowed."""
+    if game.invitations.count() >= INVITATIONS_PER_GAME:
+        raise ServiceError(
+            _("This game has sent %(count)d invitations, the most one game may send. Share its link instead.")
+            % {"count": INVITATIONS_PER_GAME}
+        )
+    since = timezone.now() - timedelta(days=1)
+    if Invitation.objects.filter(invited_by=by, created_at__gte=since).exclude(email="").count() >= INVITATIONS_PER_DAY:
+        raise ServiceError(
+            _("You have sent %(count)d invitations in the last 24 hours, the most we allow. Try again tomorrow.")
+            % {"count": INVITATIONS_PER_DAY}
+        )
+
+
+def _invitation_to_account(*, game: Game, by, user) -> Invitation:
+    """Invite ``user``'s account (a rematch): they accept or decline like any
+    invitation, and nobody sees the address it is emailed to."""
+    invitation = Invitation.objects.create(game=game, email="", user=user, invited_by=by)
+    notifications.invitation_created(invitation)
+    return invitation
+
+
+def invitation_respond(*, token: str, user, accept: bool) -> Seat | None:
+    """Accept (take a seat; needs an account) or decline an invitation. Its link
+    was sent to the address, so declining needs no account: whoever holds it may
+    decline, and the address is then never invited again. A rematch's invitation
+    is answered by the account it invites only."""
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(token=token).first()
+        if invitation is None:
+            raise ServiceError(_("This invitation link is not valid."))
+        if invitation.status != Invitation.Status.PENDING:
+            raise ServiceError(_("This invitation has already been answered."))
+        invited = invitation.invited_account
+        if invited is not None and (user is None or user.pk != invited.pk):
+            raise ServiceError(_("This invitation is for another player."))
+        if accept and user is None:
+            raise ServiceError(_("Sign in or create an account to accept."))
+        invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
+        invitation.user = user
+        invitation.responded_at = timezone.now()
+        invitation.save(update_fields=["status", "user", "responded_at"])
+        if not accept and invited is None:
+            # Whoever declines for an address speaks for it: nobody invites it again.
+            address_opt_out(address=invitation.email, scope=AddressOptOut.Scope.INVITATIONS)
+        return _take_seat(invitation.game, user) if accept else None
+
+
+def seat_join(*, game: Game, user, join_token: str) -> Seat:
+    if not secrets.compare_digest(join_token, game.join_token):
+        raise ServiceError(_("This invitation link is not valid."))
+    with transaction.atomic():
+        return _take_seat(game, user)
+
+
+def _take_seat(game: Game, user) -> Seat:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.GATHERING:
+        raise ServiceError(_("This game is no longer gathering players."))
+    taken = set(game.seats.values_list("position", flat=True))
+    if game.seats.filter(user=user).exists():
+        raise ServiceError(_("You already have a seat at this game."))
+    free = [position for position in range(game.seat_count) if position not in taken]
+    if not free:
+        raise ServiceError(_("This game is full."))
+    return Seat.objects.create(game=game, user=user, position=free[0])
+
+
+def seat_leave(*, game: Game, user) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("The game has started; resign instead."))
+        if game.host_id == user.pk:
+            raise ServiceError(_("The host cannot leave; cancel the game instead."))
+        deleted, _rows = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise ServiceError(_("You have no seat at this game."))
+
+
+def game_cancel(*, game: Game, by) -> None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can cancel the game."))
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("Only a game that has not started can be cancelled."))
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status"])
+
+
+def game_start(*, game: Game, by) -> Game:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.host_id != by.pk:
+            raise ServiceError(_("Only the host can start the game."))
+        if game.status != Game.Status.GATHERING:
+            raise ServiceError(_("This game has already started."))
+        seats = list(game.seats.select_related("user__profile"))
+        if len(seats) != game.seat_count:
+            raise ServiceError(_("Wait until every seat is taken."))
+        players = [seat.player for seat in seats]
+        first = _first_player(game, seats)
+        engine = KINDS[game.kind]
+        events = engine_call(
+            lambda: engine.setup(
+                players=players,
+                variants=game.variants,
+                first=first,
+                options=game.options,
+            )
+        )
+        state = engine.new_state()
+        for event in events:
+            engine.apply(state, event)
+        for seat in seats:
+            events += preferences_events(game, state, seat, changed=False)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        events_append(game, state, events)
+    return game
+
+
+def _first_player(game: Game, seats: list) -> str:
+    """Who starts: the host (seat 0), the chosen player (a rematch's previous
+    winner), else someone at random (also when the chosen player took no seat)."""
+    first = game.options.get("first")
+    if first == Game.First.HOST:
+        return seats[0].player
+    if first == Game.First.PLAYER:
+        chosen = next((seat for seat in seats if seat.user_id == game.options.get("first_user")), None)
+        if chosen is not None:
+            return chosen.player
+    return secrets.choice([seat.player for seat in seats])
+
+
+def game_rematch(*, game: Game, by) -> Game:
+    """A new game for the players of the finished ``game``, with the same kind,
+    variants, seats and time controls: ``by`` hosts it and invites the others'
+    accounts (never showing an address), and the previous winner starts (docs/rules.md
+    §1). Asked again (by anyone), it returns the rematch already made rather than
+    a second one."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)  # one rematch, even when two ask at once
+        if seat_of(game, by) is None:
+            raise ServiceError(_("Only players of this game can ask for a rematch."))
+        if game.status != Game.Status.FINISHED:
+            raise ServiceError(_("A rematch can be asked for once the game is over."))
+        existing = rematch_of(game)
+        if existing is not None:
+            return existing
+        winner = game.seats.filter(user_id=game.winner_id).select_related("user").first() if game.winner_id else None
+        rematch = game_create(
+            host=by,
+            kind=game.kind,
+            variants=game.variants,
+            seat_count=game.seat_count,
+            turn_seconds=game.turn_seconds,
+            response_seconds=game.response_seconds,
+            reminders=game.reminders,
+            first=Game.First.PLAYER if winner else Game.First.RANDOM,
+            first_user=winner.user if winner else None,
+            kind_options={name: game.options[name] for name in KINDS[game.kind].create_fields() if name in game.options},
+        )
+        rematch.options["rematch_of"] = game.pk
+        rematch.save(update_fields=["options"])
+        for seat in game.seats.select_related("user").exclude(user=by):
+            _invitation_to_account(game=rematch, by=by, user=seat.user)
+    return rematch
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch made after ``game`` (a cancelled one does not count)."""
+    return (
+        Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()
+    )

@@ -1,0 +1,19 @@
+"""The lock every move of a player takes first."""
+
+from django.utils.translation import gettext as _
+
+from ..models import Game
+from ..selectors import game_state, seat_of
+from .errors import ServiceError
+
+
+def locked_for_play(game: Game, user):
+    """The game row locked for this transaction (call inside one), the user's
+    seat and the state; refused when the game is not in play or has no seat of theirs."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError(_("This game is not in play."))
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError(_("You have no seat at this game."))
+    return game, seat, game_state(game)

@@ -1,0 +1,71 @@
+"""The tasks a change calls for (emails, the next deadline, standing answers),
+queued through the outbox (``outbox/services.py``) in the transaction of that
+change, so they reach Celery once it commits, even when the broker is down then.
+
+Tasks are named here, not imported: ``games.tasks`` calls the services, so the
+services may not import it back. ``TASKS`` lists every name used, and a test
+checks that each is a task the worker has registered."""
+
+from celery import signature
+
+from outbox import services as outbox
+
+from ..models import Game, Invitation, Seat
+
+SEND_INVITATION = "games.tasks.send_invitation"
+SEND_REMINDER = "games.tasks.send_reminder"
+GAMES_ADVANCED = "games.tasks.games_advanced"
+EXPIRE_DEADLINE = "games.tasks.expire_deadline"
+ANNOUNCE_EXTENSION = "games.tasks.announce_extension"
+GIVE_STANDING_ANSWERS = "games.tasks.give_standing_answers"
+SEND_REPLY_UNCLEAR = "games.tasks.send_reply_unclear"
+TASKS = (SEND_INVITATION, SEND_REMINDER, GAMES_ADVANCED, EXPIRE_DEADLINE, ANNOUNCE_EXTENSION, GIVE_STANDING_ANSWERS,
+         SEND_REPLY_UNCLEAR)
+
+
+def _queue(task: str, *args, eta=None, key: str | None = None) -> None:
+    outbox.send(signature(task, args=args), eta=eta, key=key)
+
+
+def invitation_created(invitation: Invitation) -> None:
+    _queue(SEND_INVITATION, invitation.pk)
+
+
+def game_advanced(game: Game, *, before: int) -> None:
+    """Events ``before``..``game.version`` were appended: email the players."""
+    _queue(GAMES_ADVANCED, [[game.pk, before, game.version]])
+
+
+def deadline_due(game: Game) -> None:
+    """Expire ``game``'s deadline at its moment (the minute sweep is the fallback)."""
+    _queue(EXPIRE_DEADLINE, game.pk, game.version, eta=game.deadline_at)
+
+
+def extension_granted(game: Game, seat: Seat) -> None:
+    _queue(ANNOUNCE_EXTENSION, game.pk, seat.pk)
+
+
+def reminder_due(seat_id: int, version: int) -> None:
+    _queue(SEND_REMINDER, seat_id, version)
+
+
+def preferences_changed(*, user) -> None:
+    """``user`` saved new preferences for a game kind (call it in the transaction
+    that saved them): queue ``tasks.give_standing_answers``, unless one is queued
+    that has not started, which will read them anyway. A thousand toggles make one task."""
+    _queue(GIVE_STANDING_ANSWERS, user.pk, key=preferences_key(user.pk))
+
+
+def preferences_key(user_id: int) -> str:
+    return f"standing-answers:{user_id}"
+
+
+def reply_unclear(seat: Seat, *, line: str, problem: str, reading: str) -> None:
+    """Tell ``seat``'s player that their reply ``line`` was not played, and why."""
+    outbox.send(signature(SEND_REPLY_UNCLEAR, args=(seat.pk,), kwargs={"line": line, "problem": problem, "reading": reading}))
+
+
+def seat_notified(*, seat: Seat, version: int) -> None:
+    """``seat``'s player was emailed the game as of ``version``: the next email's
+    news starts there."""
+    Seat.objects.filter(pk=seat.pk, notified_version__lt=version).update(notified_version=version)

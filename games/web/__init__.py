@@ -1,0 +1,1 @@
+"""The site's pages: views, their forms and page contexts, the dashboard, replays."""
