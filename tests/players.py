@@ -6,9 +6,10 @@ import random
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
-from accounts.models import profile_of
+from accounts.models import Profile, profile_of
 from games.services import gathering, play
 from games.kinds import KINDS
+from games.kinds.coup.models import preferences_of
 from games.models import Game
 from games.selectors import game_state
 
@@ -67,3 +68,24 @@ def play_randomly(game, rng: random.Random, decisions: int = 10_000):
         play.decision_submit(game=game, user=users[player], command=command, version=version)
         game.refresh_from_db()
         yield game
+
+
+def profile_form_data(user, **changes) -> dict:
+    """What the profile page posts for ``user`` as things stand (each kind's
+    preferences section included), with ``changes``; a change to None leaves a field out."""
+    profile = Profile.objects.get(user=user)
+    preferences = preferences_of(user)
+    cards = (list(preferences.lose_first) + ["", "", ""])[:3]
+    data = {
+        "display_name": profile.display_name,
+        "language": profile.language,
+        "time_zone": profile.time_zone,
+        "email_mode": profile.email_mode,
+        "lose_first_0": cards[0],
+        "lose_first_1": cards[1],
+        "lose_first_2": cards[2],
+    }
+    if preferences.always_prove:
+        data["always_prove"] = "on"
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}

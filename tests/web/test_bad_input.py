@@ -56,8 +56,8 @@ def test_garbage_urls_never_fail(client, ana, path):
 @pytest.mark.parametrize("route", ["join", "invitation"])
 def test_a_nul_byte_in_a_token_is_not_found(client, ana, route, signed_in):
     """PostgreSQL refuses NUL in text: such a token never reaches it."""
-    gathering = gathering_game(ana, seats=3)
-    token = gathering.join_token if route == "join" else gathering.invitation_send(game=gathering, by=ana, email="zed@example.com").token
+    gathered = gathering_game(ana, seats=3)
+    token = gathered.join_token if route == "join" else gathering.invitation_send(game=gathered, by=ana, email="zed@example.com").token
     if signed_in:
         client.force_login(ana)
     for bad in ("%00", token + "%00", "a%00b", "\x00"):
@@ -115,11 +115,11 @@ def test_a_bad_game_form_is_shown_again_and_creates_nothing(client, ana, data):
 
 
 def test_bad_invitations_change_nothing(client, ana, ben):
-    gathering = gathering_game(ana, ben, seats=3)
+    gathered = gathering_game(ana, ben, seats=3)
     client.force_login(ana)
     for email in ("", "not-an-address", "a" * 500 + "@example.com"):
-        assert client.post(reverse("game_invite", args=[gathering.pk]), {"email": email}, follow=True).status_code == 200
-    assert gathering.invitations.count() == 0
+        assert client.post(reverse("game_invite", args=[gathered.pk]), {"email": email}, follow=True).status_code == 200
+    assert gathered.invitations.count() == 0
 
 
 def test_bad_table_talk_changes_nothing(client, game, ana):

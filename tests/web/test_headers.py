@@ -41,10 +41,10 @@ def pages(client, ana, ben, cai) -> dict:
     found = {}
     for name in ("home", "account_login", "account_signup", "account_reset_password", "account_request_login_code"):
         found[name] = client.get(reverse(name))
-    gathering = gathering_game(ana, seats=3)
-    invitation = gathering.invitation_send(game=gathering, by=ana, email="zed@example.com")
+    gathered = gathering_game(ana, seats=3)
+    invitation = gathering.invitation_send(game=gathered, by=ana, email="zed@example.com")
     found["invitation"] = client.get(reverse("invitation", args=[invitation.token]))
-    found["join"] = client.get(reverse("join", args=[gathering.join_token]))
+    found["join"] = client.get(reverse("join", args=[gathered.join_token]))
     found["stop"] = client.get(reverse("stop_mail", args=[stop_token("zed@example.com")]))
     found["unsubscribe"] = client.get(reverse("unsubscribe", args=[unsubscribe_token(ana)]))
     game = started_game(ana, ben, cai)
@@ -55,7 +55,7 @@ def pages(client, ana, ben, cai) -> dict:
     client.force_login(ana)
     for name, url in {
         "dashboard": reverse("home"),
-        "waiting": reverse("game", args=[gathering.pk]),
+        "waiting": reverse("game", args=[gathered.pk]),
         "game": reverse("game", args=[game.pk]),
         "live": reverse("game_live", args=[game.pk]) + "?since=none",
         "chat": reverse("game_chat", args=[game.pk]),

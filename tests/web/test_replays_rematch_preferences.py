@@ -1,6 +1,6 @@
 """After the game and between games: replays with every hand shown, rematches where
-the previous winner starts, and the preferences a player keeps (time zone, standing
-answers that the engine gives at once)."""
+the previous winner starts, and the preferences a player keeps (time zone, and the
+sections each game kind adds to the profile page)."""
 
 import random
 import re
@@ -16,11 +16,12 @@ from accounts.forms import ProfileForm
 from accounts.models import Profile, profile_of
 from games.web import replays
 from games.services import gathering, play
+from games.kinds import KINDS
 from games.models import Event, Game, Invitation
 from games.selectors import game_state
 from games.services.errors import ServiceError
-from tests.players import play_randomly
-from tests.web.conftest import answer, awaited, gathering_game, make_player, player_of, started_game
+from tests.players import play_randomly, profile_form_data
+from tests.web.conftest import awaited, gathering_game, make_player, player_of, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -66,24 +67,6 @@ def replay_part(html: str) -> str:
 
 def step_links(html: str) -> dict:
     return {rel: int(step) for rel, step in re.findall(r'rel="(prev|next)" href="\?step=(\d+)"', html)}
-
-
-def profile_form_data(user, **changes) -> dict:
-    profile = Profile.objects.get(user=user)
-    cards = (list(profile.lose_first) + ["", "", ""])[:3]
-    data = {
-        "display_name": profile.display_name,
-        "language": profile.language,
-        "time_zone": profile.time_zone,
-        "email_mode": profile.email_mode,
-        "lose_first_0": cards[0],
-        "lose_first_1": cards[1],
-        "lose_first_2": cards[2],
-    }
-    if profile.always_prove:
-        data["always_prove"] = "on"
-    data.update(changes)
-    return {key: value for key, value in data.items() if value is not None}
 
 
 # ---- replays ---------------------------------------------------------------------------
@@ -266,115 +249,23 @@ def test_a_chosen_first_player_who_took_no_seat_leaves_the_start_to_chance(ana, 
     assert game_state(game).turn.name in ("p1", "p2")
 
 
-# ---- standing answers ------------------------------------------------------------------
-
-
-def prefer(user, *, prove=False, lose_first=()):
-    profile = profile_of(user)
-    profile.always_prove = prove
-    profile.lose_first = list(lose_first)
-    profile.save()
-
-
-def test_standing_answers_reach_the_engine_at_the_start(ana, ben, cai):
-    prefer(ana, prove=True)
-    game = started_game(ana, ben, cai)
-    stored = [p for p in Event.objects.filter(game=game).values_list("payload", flat=True) if p["type"] == "coup.standing.set"]
-    assert [(p["data"]["player"], p["secret"]) for p in stored] == [("p1", {"prove": True, "lose_first": []})]
-
-    answer(game, ana, {"act": "tax"})
-    answer(game, ben, {"act": "challenge"})
-    assert "p1" not in awaited(game) or awaited(game)["p1"][0] != "challenged"  # Ana was not asked
-    types = [p["type"] for p in Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)]
-    after = types[types.index("coup.challenged") + 1]
-    assert after in ("coup.claim.proved", "coup.claim.conceded")
-
-
-def test_the_card_given_up_first_is_lost_at_once_in_either_branch(ana, ben, cai):
-    every = ["duke", "assassin", "captain", "ambassador", "contessa"]
-    prefer(ana, prove=True, lose_first=every)
-    game = started_game(ana, ben, cai)
-    hand = list(game_state(game).by_name["p1"].hand)
-    answer(game, ana, {"act": "tax"})
-    answer(game, ben, {"act": "challenge"})
-    ana_state = game_state(game).by_name["p1"]
-    if "duke" in hand:  # proved: Ben loses
-        assert awaited(game)["p2"][0] == "lose"
-    else:  # conceded, and the first listed card she held was given up at once
-        assert ana_state.revealed == [next(card for card in every if card in hand)]
-    assert "p1" not in awaited(game)
-
-
-def test_standing_answers_saved_mid_game_answer_the_awaited_decision(
-    client, game, ana, ben, django_capture_on_commit_callbacks
-):
-    answer(game, ana, {"act": "tax"})
-    answer(game, ben, {"act": "challenge"})
-    assert awaited(game)["p1"][0] == "challenged"
-
-    with django_capture_on_commit_callbacks(execute=True):
-        response = as_user(client, ana).post(reverse("profile"), profile_form_data(ana, always_prove="on"))
-    assert response.status_code == 302
-    assert Profile.objects.get(user=ana).always_prove is True
-    assert awaited(game).get("p1", ("",))[0] != "challenged"
-    types = [p["type"] for p in Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)]
-    assert types[types.index("coup.standing.set") + 1] in ("coup.claim.proved", "coup.claim.conceded")
-
-
-def test_a_preference_that_answers_nothing_keeps_the_clock(client, game, ana, ben, cai, django_capture_on_commit_callbacks):
-    before = Game.objects.get(pk=game.pk)
-    with django_capture_on_commit_callbacks(execute=True):
-        as_user(client, cai).post(reverse("profile"), profile_form_data(cai, lose_first_0="duke"))
-    after = Game.objects.get(pk=game.pk)
-    assert after.version == before.version + 1  # the engine has it
-    assert after.deadline_at == before.deadline_at and awaited(after) == awaited(before)
-    # Saving the same preferences again changes nothing.
-    with django_capture_on_commit_callbacks(execute=True):
-        as_user(client, cai).post(reverse("profile"), profile_form_data(cai))
-    assert Game.objects.get(pk=game.pk).version == after.version
-
-
-def test_cards_outside_the_deck_are_left_out_of_the_order(ana, ben):
-    prefer(ana, lose_first=["inquisitor", "duke"])
-    game = started_game(ana, ben)  # classic: no Inquisitor
-    [stored] = [p for p in Event.objects.filter(game=game).values_list("payload", flat=True) if p["type"] == "coup.standing.set"]
-    assert stored["secret"]["lose_first"] == ["duke"]
-
-
-def test_standing_answers_stay_private(client, ana, ben):
-    prefer(ana, prove=True, lose_first=["captain"])
-    game = started_game(ana, ben)
-    html = html_of(client, ben, reverse("game", args=[game.pk]))
-    assert "standing" not in html.lower()
-
-
 # ---- the profile form -------------------------------------------------------------------
 
 
-def test_the_profile_edits_time_zone_email_mode_and_standing_answers(client, ana):
+def test_the_profile_edits_time_zone_email_mode_and_each_kinds_preferences(client, ana):
     html = html_of(client, ana, reverse("profile"))
-    for name in ("time_zone", "email_mode", "always_prove", "lose_first_0", "lose_first_2"):
+    for name in ("time_zone", "email_mode"):
         assert f'name="{name}"' in html
-    response = as_user(client, ana).post(
-        reverse("profile"),
-        profile_form_data(ana, time_zone="America/Sao_Paulo", always_prove="on", lose_first_0="contessa", lose_first_1="duke"),
-    )
+    for form in filter(None, (kind.preferences_form(ana) for kind in KINDS.values())):
+        assert all(f'name="{field.html_name}"' in html or f'name="{field.html_name}_0"' in html for field in form)
+    response = as_user(client, ana).post(reverse("profile"), profile_form_data(ana, time_zone="America/Sao_Paulo"))
     assert response.status_code == 302
-    profile = Profile.objects.get(user=ana)
-    assert (profile.time_zone, profile.always_prove, profile.lose_first) == ("America/Sao_Paulo", True, ["contessa", "duke"])
+    assert Profile.objects.get(user=ana).time_zone == "America/Sao_Paulo"
 
 
-@pytest.mark.parametrize(
-    "changes, field",
-    [
-        ({"time_zone": "Mars/Olympus_Mons"}, "time_zone"),
-        ({"lose_first_0": "duke", "lose_first_1": "duke"}, "lose_first"),
-        ({"lose_first_0": "joker"}, "lose_first"),
-    ],
-)
-def test_the_profile_refuses_unknown_zones_and_muddled_card_orders(ana, changes, field):
-    form = ProfileForm(profile_form_data(ana, **changes), instance=profile_of(ana))
-    assert not form.is_valid() and field in form.errors
+def test_the_profile_refuses_unknown_zones(ana):
+    form = ProfileForm(profile_form_data(ana, time_zone="Mars/Olympus_Mons"), instance=profile_of(ana))
+    assert not form.is_valid() and "time_zone" in form.errors
 
 
 # ---- time zones -------------------------------------------------------------------------
@@ -418,8 +309,9 @@ def test_a_player_without_a_preference_still_reads_utc(ben, cai, django_capture_
 
 
 def test_make_player_still_has_default_preferences(db):
-    profile = profile_of(make_player("Eli"))
-    assert (profile.time_zone, profile.always_prove, profile.lose_first) == ("UTC", False, [])
+    eli = make_player("Eli")
+    assert profile_of(eli).time_zone == "UTC"
+    assert not any(any(kind.player_preferences(eli).values()) for kind in KINDS.values())
 
 
 def test_the_replay_and_the_preferences_speak_the_players_language(client, ana, ben):

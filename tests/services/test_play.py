@@ -1,4 +1,4 @@
-"""The services that create, gather, start and play games, on PostgreSQL."""
+"""Play: decisions, refusals, resignations, expiries and the event log, on PostgreSQL."""
 
 import random
 from datetime import timedelta
@@ -7,67 +7,11 @@ import pytest
 from django.utils import timezone
 from django.db import IntegrityError, connection, transaction
 
-from games.services import clock, errors, gathering, play
 from games.kinds import KINDS
-from games.models import Event, Game, Invitation
+from games.models import Event, Game
 from games.selectors import game_state, table_for
-
-from .conftest import awaited, make_player, play_randomly, started_game
-
-
-def test_the_host_takes_the_first_seat_and_others_join_by_link(ana, ben):
-    game = gathering.game_create(host=ana, variants=["inquisitor"], seat_count=2, turn_seconds=60, response_seconds=30)
-    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
-    assert [(s.position, s.user) for s in game.seats.all()] == [(0, ana), (1, ben)]
-    assert game.status == Game.Status.GATHERING
-
-
-def test_a_forged_join_link_is_refused(ana, ben):
-    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    with pytest.raises(errors.ServiceError, match="not valid"):
-        gathering.seat_join(game=game, user=ben, join_token="forged")
-    assert game.seats.count() == 1
-
-
-def test_seats_must_fit_the_variants(ana):
-    with pytest.raises(errors.ServiceError, match="exactly 2 players"):
-        gathering.game_create(host=ana, variants=["two_player_draft"], seat_count=3, turn_seconds=60, response_seconds=30)
-    with pytest.raises(errors.ServiceError, match="2 to 10"):
-        gathering.game_create(host=ana, variants=[], seat_count=11, turn_seconds=60, response_seconds=30)
-
-
-def test_a_full_game_refuses_another_player(ana, ben, cai):
-    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
-    with pytest.raises(errors.ServiceError, match="full"):
-        gathering.seat_join(game=game, user=cai, join_token=game.join_token)
-
-
-def test_an_invitation_is_emailed_and_accepting_it_takes_a_seat(ana, ben, mailoutbox, django_capture_on_commit_callbacks):
-    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    with django_capture_on_commit_callbacks(execute=True):
-        invitation = gathering.invitation_send(game=game, by=ana, email="ben@example.com")
-    [mail] = mailoutbox
-    assert mail.to == ["ben@example.com"] and invitation.token in mail.body
-    seat = gathering.invitation_respond(token=invitation.token, user=ben, accept=True)
-    assert seat.position == 1
-    invitation.refresh_from_db()
-    assert invitation.status == Invitation.Status.ACCEPTED
-    with pytest.raises(errors.ServiceError, match="already been answered"):
-        gathering.invitation_respond(token=invitation.token, user=ben, accept=False)
-
-
-def test_only_the_host_starts_a_full_game(ana, ben):
-    game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
-    with pytest.raises(errors.ServiceError, match="every seat"):
-        gathering.game_start(game=game, by=ana)
-    gathering.seat_join(game=game, user=ben, join_token=game.join_token)
-    with pytest.raises(errors.ServiceError, match="Only the host"):
-        gathering.game_start(game=game, by=ben)
-    gathering.game_start(game=game, by=ana)
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE and game.version == game.events.count() > 0
-    assert game.deadline_at is not None
+from games.services import errors, play
+from tests.players import awaited, make_player, play_randomly, started_game
 
 
 def test_a_decision_appends_its_events_and_moves_the_deadline(game, ana):
@@ -187,30 +131,3 @@ def test_a_table_shows_only_what_the_seat_may_see(game, ben):
     for event in table["events"]:
         if event["type"] == "coup.hand.dealt" and event["data"]["player"] != "p2":
             assert "cards" not in event["data"]
-
-
-def test_the_host_pauses_and_resumes_the_clock(game, ana, ben):
-    game.refresh_from_db()
-    with pytest.raises(errors.ServiceError, match="Only the host"):
-        clock.game_pause(game=game, by=ben)
-    clock.game_pause(game=game, by=ana)
-    game.refresh_from_db()
-    assert game.deadline_at is None and game.paused_remaining > timedelta(0)
-    assert play.deadline_expire(game=game, version=game.version) is False  # nothing expires while paused
-    clock.game_resume(game=game, by=ana)
-    game.refresh_from_db()
-    assert game.paused_remaining is None and game.deadline_at > timezone.now()
-    with pytest.raises(errors.ServiceError, match="not paused"):
-        clock.game_resume(game=game, by=ana)
-
-
-def test_a_player_gets_more_time_once(game, ana, ben):
-    game.refresh_from_db()
-    with pytest.raises(errors.ServiceError, match="not waiting for you"):
-        clock.time_extend(game=game, user=ben)
-    before = game.deadline_at
-    clock.time_extend(game=game, user=ana)
-    game.refresh_from_db()
-    assert game.deadline_at - before == timedelta(seconds=game.deadline_seconds)
-    with pytest.raises(errors.ServiceError, match="already had"):
-        clock.time_extend(game=game, user=ana)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from celery import current_app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("games", "accounts", "outbox", "coupsite")
 
 

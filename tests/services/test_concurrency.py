@@ -8,7 +8,7 @@ from django.db import connection
 from games.services import errors, play
 from games.models import Game
 
-from .conftest import awaited, make_player, started_game
+from tests.players import awaited, make_player, started_game
 
 
 def race(*calls):

@@ -12,8 +12,8 @@ from games.mail.inbound import receive
 from games.models import Game, SeatResult
 from games.selectors import game_state
 
-from .conftest import awaited, play_randomly
-from .test_replies import reply
+from tests.players import awaited, play_randomly
+from tests.mail.test_replies import reply
 
 
 def kobayakawa_game(host, *others):

@@ -15,7 +15,7 @@ from accounts.models import EmailMode, profile_of
 from games import tasks
 from games.mail import emails
 
-from .conftest import started_game
+from tests.players import started_game
 
 MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
 

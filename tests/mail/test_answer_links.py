@@ -14,7 +14,7 @@ from games.mail.tokens import ANSWER_SALT, answer_token, read_reply_address, rep
 
 from tests.web.conftest import answer
 
-from .conftest import awaited
+from tests.players import awaited
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from games.kinds.coup.engine import cards as coup_cards
 from games.kinds.coup.engine.setup import setup_events
 from games.mail.inbound import receive
 
-from .conftest import awaited, started_game
-from .test_replies import decision_of, reply
+from tests.players import awaited, started_game
+from tests.mail.test_replies import decision_of, reply
 
 # Ana assassinates Dora, who challenges, loses a card to Ana's proof and then the
 # assassination's: Dora is out with 5 coins. Only Cai holds a Lawyer.

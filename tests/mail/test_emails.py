@@ -10,7 +10,7 @@ from games.models import Game
 from games.selectors import game_state
 from games.mail.tokens import ANSWER_SALT, read_reply_address
 
-from .conftest import awaited, started_game
+from tests.players import awaited, started_game
 
 
 def start_with_emails(django_capture_on_commit_callbacks, *users, **options):

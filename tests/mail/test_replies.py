@@ -26,7 +26,7 @@ from games.kinds.coup.words.replies import read_line
 from games.selectors import game_state, table_for
 from games.mail.tokens import reply_address
 
-from .conftest import awaited, started_game
+from tests.players import awaited, started_game
 
 SPANISH = {
     "duke": "Duque", "assassin": "Asesino", "captain": "Capitán", "ambassador": "Embajador", "contessa": "Condesa"

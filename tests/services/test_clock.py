@@ -1,4 +1,4 @@
-"""Deadlines and reminders with a real Celery worker process, Redis and SMTP."""
+"""The clock: deadlines and reminders with a real Celery worker process, Redis and SMTP; pausing and extra time."""
 
 import threading
 from datetime import timedelta
@@ -8,13 +8,11 @@ from django.db import connection
 from django.utils import timezone
 
 from games import tasks
-
-from games.services import errors, gathering, play
 from games.models import Game
 from games.selectors import game_state
+from games.services import clock, errors, gathering, play
+from tests.players import awaited, make_player
 from tests.worker import wait_for
-
-from .conftest import awaited, make_player
 
 
 @pytest.fixture
@@ -127,3 +125,30 @@ def test_no_reminder_when_the_game_has_them_off(players, celery_worker, smtp):
     tasks.send_reminders.delay()
     celery_worker.drain()
     assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.text] == []
+
+
+def test_the_host_pauses_and_resumes_the_clock(game, ana, ben):
+    game.refresh_from_db()
+    with pytest.raises(errors.ServiceError, match="Only the host"):
+        clock.game_pause(game=game, by=ben)
+    clock.game_pause(game=game, by=ana)
+    game.refresh_from_db()
+    assert game.deadline_at is None and game.paused_remaining > timedelta(0)
+    assert play.deadline_expire(game=game, version=game.version) is False  # nothing expires while paused
+    clock.game_resume(game=game, by=ana)
+    game.refresh_from_db()
+    assert game.paused_remaining is None and game.deadline_at > timezone.now()
+    with pytest.raises(errors.ServiceError, match="not paused"):
+        clock.game_resume(game=game, by=ana)
+
+
+def test_a_player_gets_more_time_once(game, ana, ben):
+    game.refresh_from_db()
+    with pytest.raises(errors.ServiceError, match="not waiting for you"):
+        clock.time_extend(game=game, user=ben)
+    before = game.deadline_at
+    clock.time_extend(game=game, user=ana)
+    game.refresh_from_db()
+    assert game.deadline_at - before == timedelta(seconds=game.deadline_seconds)
+    with pytest.raises(errors.ServiceError, match="already had"):
+        clock.time_extend(game=game, user=ana)
