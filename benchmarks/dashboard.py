@@ -41,7 +41,8 @@ from accounts.models import profile_of  # noqa: E402
 from games.services import gathering, play
 from games.kinds import KINDS  # noqa: E402
 from games.engine.dealer import SeededDealer  # noqa: E402
-from games.models import Event, Game, Seat, player_name  # noqa: E402
+from games.engine.seats import seat_players, seat_position  # noqa: E402
+from games.models import Event, Game, Seat  # noqa: E402
 from games.services.results import game_results_record  # noqa: E402
 from games.selectors import game_state  # noqa: E402
 
@@ -69,7 +70,7 @@ def random_log(rng, players: int, variants) -> list:
     """A random legal game to its end, seats named as the service names them."""
     engine = KINDS["coup"]
     dealer = SeededDealer(rng.random())
-    names = [player_name(i) for i in range(players)]
+    names = seat_players(players)
     events = engine.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
     state = engine.new_state()
     for event in events:
@@ -91,7 +92,7 @@ def build_finished(rng, me, others, count: int) -> float:
         table = [me, *rng.sample(others, players - 1)]
         events, state = random_log(rng, players, variants)
         finished = now - timedelta(days=index * 0.7, hours=rng.random() * 20)
-        winner = table[int(state.winner[1:]) - 1]
+        winner = table[seat_position(state.winner)]
         game = Game.objects.create(
             kind="coup", host=me, seat_count=players, status=Game.Status.FINISHED,
             options={"variants": sorted(variants), "first": "random"}, turn_seconds=86400, response_seconds=28800,

@@ -233,7 +233,7 @@ REPLY_ADDRESS = env_str("REPLY_ADDRESS", "play@localhost")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Coup by email <coup@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Replies may also arrive from an ESP through django-anymail's inbound webhook,
-# /anymail/<INBOUND_ESP>/inbound/ (games/inbound.py), mounted only when INBOUND_ESP
+# /anymail/<INBOUND_ESP>/inbound/ (games/mail/inbound.py), mounted only when INBOUND_ESP
 # names the provider; it must send the HTTP basic auth "user:password" set in
 # ANYMAIL_WEBHOOK_SECRET (outside DEBUG the site refuses to start without it).
 INBOUND_ESP = env_str("INBOUND_ESP").strip().lower()

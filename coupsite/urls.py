@@ -15,7 +15,7 @@ urlpatterns = [
 ]
 
 if settings.INBOUND_ESP:
-    # Inbound email from the configured ESP only (games/inbound.py), e.g.
+    # Inbound email from the configured ESP only (games/mail/inbound.py), e.g.
     # /anymail/postmark/inbound/; every other anymail address is a 404.
     urlpatterns += [path("anymail/", include((webhook_urls(settings.INBOUND_ESP), "anymail")))]
 

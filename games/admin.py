@@ -1,6 +1,6 @@
 """The games in the admin, above all those that need an operator: a game whose
 deadline failed, whose state could not be read, or whose snapshot differs from its
-log is marked (``services.game_attention_mark``) and listed under "needs attention"."""
+log is marked (``services.attention.game_attention_mark``) and listed under "needs attention"."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .engine.seats import seat_player
+from .kinds import DEFAULT_KIND
 
 
 def new_token() -> str:
@@ -26,7 +27,7 @@ class Game(models.Model):
         # options["first_user"] names the user (a rematch: the previous winner).
         PLAYER = "player", _("A chosen player")
 
-    kind = models.CharField(max_length=20, default="coup")
+    kind = models.CharField(max_length=20, default=DEFAULT_KIND)
     options = models.JSONField(default=dict, help_text="variants, first, first_faction")
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.GATHERING, db_index=True)
@@ -152,7 +153,7 @@ class ChatMessage(models.Model):
 
 class SeatResult(models.Model):
     """How one seat ended a finished game, worked out once from its event log when
-    the game ends (``games/results.py``), so the dashboard and the statistics read
+    the game ends (``games/services/results.py``), so the dashboard and the statistics read
     stored rows and never replay logs. The game's kind, variants, player count and
     end are copied here so the statistics group and filter this one table."""
 

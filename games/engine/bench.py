@@ -10,7 +10,7 @@ import json
 import resource
 import time
 
-from games.kinds import KIND_NAMES, rules_of
+from games.kinds import DEFAULT_KIND, KIND_NAMES, rules_of
 
 from .playout import random_game
 
@@ -47,7 +47,7 @@ def replay_times(kind: str) -> dict:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="coup", choices=sorted(KIND_NAMES))
+    parser.add_argument("--game", default=DEFAULT_KIND, choices=sorted(KIND_NAMES))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--variants", default="", help="comma-separated variant ids")

@@ -9,6 +9,7 @@ import random
 from games.kinds import rules_of
 
 from .dealer import SeededDealer
+from .seats import seat_players
 
 
 def uniform(rng, options):
@@ -21,7 +22,7 @@ def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: 
     game = rules_of(kind)
     rng = random.Random(seed)
     dealer = SeededDealer(rng.random())
-    names = [f"p{i}" for i in range(players)]
+    names = seat_players(players)
     events = game.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
     state = game.replay(events)
     decisions = 0

@@ -64,6 +64,12 @@ class GameKind(Protocol):
     variant_ids: tuple
     """The variants the create form offers for this kind, in order (none: it has none)."""
 
+    seats_note: Any
+    """How many players a game seats, for the create form ("Kobayakawa: 3 to 6")."""
+
+    variants_note: Any
+    """What the create form says of the kind's variants, or None when it has none."""
+
     def variant_choices(self) -> list[tuple[str, str]]:
         """``(id, "Name — one line")`` of each variant, for the create form, in the
         active language."""

@@ -6,6 +6,7 @@ per player. A kind states only what it has; this fills in the rest."""
 
 class KindBase:
     variant_ids = ()
+    variants_note = None
     reference_template = None
 
     @staticmethod

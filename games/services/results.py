@@ -1,6 +1,6 @@
 """How each player did in a finished game, worked out once from its event log.
 
-When a game ends, ``services._append`` calls ``game_results_record``: it reads the
+When a game ends, ``services.play.events_append`` calls ``game_results_record``: it reads the
 game's log one last time and stores a ``SeatResult`` per seat (place, decisions
 made, claims, challenges, bluffs caught) and the game's total ``moves``. The
 dashboard and the statistics then read those rows with aggregate queries, so a
@@ -103,7 +103,7 @@ def game_results_record(*, game: Game) -> list[SeatResult]:
     the game). Replaces any results stored before, so it can be run again.
 
     Precondition: ``game`` is finished and its whole log is written (inside
-    ``services._append`` that is the same transaction, with the game row locked)."""
+    ``services.play.events_append`` that is the same transaction, with the game row locked)."""
     payloads = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
     result = tally(game.kind, payloads)
     places = result.places()

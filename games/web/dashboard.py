@@ -21,7 +21,7 @@ that fetches the player's open games, and asks the engine ``awaiting`` and
 only read through ``view(state, player)``, the door state leaves the engine by,
 and put in words by the game's kind (``waits_for``, ``last_action``).
 
-Finished games are never replayed here: ``games/results.py`` stores a
+Finished games are never replayed here: ``games/services/results.py`` stores a
 ``SeatResult`` per seat once, when the game ends, and the statistics are aggregate
 queries over those rows. Dates are rendered with Django's time-zone-aware
 template filters, so they follow the time zone activated for the request.

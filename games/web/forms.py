@@ -2,6 +2,7 @@
 numbers the pages send in their query strings."""
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import IllegalMove
@@ -41,16 +42,11 @@ class GameCreateForm(forms.Form):
         min_value=MIN_PLAYERS,
         max_value=MAX_PLAYERS,
         initial=4,
-        help_text=_(
-            "You included. Coup: 2 to 10 (from 7 players on, the deck has more copies of each character); "
-            "Kobayakawa: 3 to 6."
-        ),
     )
     variants = forms.MultipleChoiceField(
         label=_("Variants"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("Coup only. Leave all unchecked for the classic game."),
     )
     time_control = forms.ChoiceField(
         label=_("Time to answer"), choices=TIME_CONTROL_CHOICES, initial="day", widget=forms.RadioSelect
@@ -70,6 +66,11 @@ class GameCreateForm(forms.Form):
         # Built per form so the explanations follow the active language.
         self.fields["variants"].choices = variant_choices()
         self.fields["kind"].choices = kind_choices()
+        kinds = list(KINDS.values())
+        self.fields["seat_count"].help_text = gettext("You included. %(seats)s.") % {
+            "seats": "; ".join(str(kind.seats_note) for kind in kinds)
+        }
+        self.fields["variants"].help_text = " ".join(str(kind.variants_note) for kind in kinds if kind.variants_note)
         # Each kind's own choices (``GameKind.create_fields``), after the variants.
         self.kind_field_names = []
         for kind in KINDS.values():

@@ -1,4 +1,4 @@
-"""Answers written in a reply to a notification (games/inbound.py), on PostgreSQL
+"""Answers written in a reply to a notification (games/mail/inbound.py), on PostgreSQL
 with a real SMTP server catching the explanations we send back."""
 
 import base64

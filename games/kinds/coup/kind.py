@@ -18,6 +18,8 @@ from .words import decisions, history, replies, rules, tables
 class Coup(CoupRules):
     name = gettext_lazy("Coup")
     variant_ids = VARIANTS
+    seats_note = gettext_lazy("Coup: 2 to 10 (from 7 players on, the deck has more copies of each character)")
+    variants_note = gettext_lazy("Coup only. Leave all unchecked for the classic game.")
     resign_note = gettext_lazy("Your face-down cards are turned face up and the game goes on without you.")
     out_events = frozenset({"coup.player.eliminated"})
     last_action_types = ("coup.action.declared",)

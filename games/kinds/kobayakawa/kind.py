@@ -15,6 +15,7 @@ from .stats import count
 class Kobayakawa(KindBase, KobayakawaRules):
     name = gettext_lazy("Kobayakawa")
     resign_note = gettext_lazy("Your medals leave the game and the game goes on without you.")
+    seats_note = gettext_lazy("Kobayakawa: 3 to 6")
     out_events = frozenset({"kobayakawa.player.out"})
     last_action_types = (
         "kobayakawa.card.discarded",

@@ -1,6 +1,6 @@
 """``python manage.py record_results [--recompute]``.
 
-Stores the per-seat results (``games/results.py``) of finished games that have
+Stores the per-seat results (``games/services/results.py``) of finished games that have
 none: games that ended before results were recorded. Safe to run again; with
 ``--recompute`` every finished game's results are worked out afresh from its log.
 """
