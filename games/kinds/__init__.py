@@ -244,6 +244,10 @@ class GameKind(Protocol):
     answer_template: str
     """The block of a one-click answer's page: what the player holds."""
 
+    stylesheet: str | None
+    """A static file of the kind's own styles (Coup: its characters' colours),
+    linked on every page, or None."""
+
     reference_template: str | None
     """A block under the rules of the game page (Coup: the characters' cards), or None."""
 

@@ -8,6 +8,7 @@ class KindBase:
     variant_ids = ()
     variants_note = None
     reference_template = None
+    stylesheet = None
 
     @staticmethod
     def variant_choices() -> list:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from django.apps import apps
+from django.contrib.staticfiles import finders
 from django.template.loader import get_template
 from django.utils import translation
 
@@ -97,3 +98,9 @@ def test_each_decision_spec_agrees_with_its_options_its_default_and_its_words(na
                     assert kind.waits_for(decision, view, player, {}) not in ("", decision)
                     kind.play(state, player, rng.choice(options), dealer)
     assert seen == set(specs), f"decisions never reached: {set(specs) - seen}"
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_the_stylesheet_a_kind_names_exists(name):
+    stylesheet = KINDS[name].stylesheet
+    assert stylesheet is None or finders.find(stylesheet)

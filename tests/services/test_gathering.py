@@ -59,3 +59,11 @@ def test_only_the_host_starts_a_full_game(ana, ben):
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.version == game.events.count() > 0
     assert game.deadline_at is not None
+
+
+def test_a_kinds_own_create_choices_are_stored_and_others_left_out(ana):
+    game = gathering.game_create(
+        host=ana, variants=["factions"], seat_count=4, turn_seconds=60, response_seconds=30,
+        kind_options={"first_faction": "reformist", "not_a_choice": "x"},
+    )
+    assert game.options["first_faction"] == "reformist" and "not_a_choice" not in game.options

@@ -71,6 +71,13 @@ def create(client, user, **fields):
     return as_user(client, user).post(reverse("game_create"), data)
 
 
+def test_the_create_form_asks_each_kinds_own_choices_and_stores_them(client, ana):
+    html = page(client, ana, reverse("game_create"))
+    assert 'name="first_faction"' in html and "Kobayakawa: 3 to 6" in html
+    create(client, ana, seat_count=4, variants=["factions"], first_faction="reformist")
+    assert Game.objects.get().options["first_faction"] == "reformist"
+
+
 def test_creating_a_game_seats_the_host_and_opens_the_waiting_room(client, ana):
     response = create(client, ana, seat_count=4, variants=["inquisitor", "factions"], time_control="live", first="host")
     game = Game.objects.get()

@@ -24,6 +24,7 @@ class Coup(CoupRules):
     out_events = frozenset({"coup.player.eliminated"})
     last_action_types = ("coup.action.declared",)
 
+    stylesheet = "coup/cards.css"
     situation_template = "coup/_situation.html"
     table_template = "coup/_table.html"
     replay_template = "coup/_replay_table.html"
