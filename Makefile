@@ -1,8 +1,11 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
 #   make run    start the site on http://127.0.0.1:8000 and the Celery workers (SQLite, no Redis;
 #               emails at http://127.0.0.1:8000/mailbox/)
-#   make test   run the test suite (PostgreSQL + Redis on localhost by default;
-#               installs Debian's chromium for the browser tests when missing)
+#   make test   run the test suite on both cores (PostgreSQL + Redis on localhost by default;
+#               installs Debian's chromium for the browser tests when missing;
+#               TEST_WORKERS=0 runs it in one process)
+#   make test-fast  the rules engine, the game kinds and the scenario files only: no
+#               database, Redis, worker or browser (under a minute)
 #   make bench  time the rules engine
 
 SHELL := /bin/bash
@@ -24,13 +27,18 @@ DEV := DEBUG="$${DEBUG-1}"
 TEST_DATABASE_URL := postgres://postgres@127.0.0.1:5432/coup
 TEST_REDIS_URL := redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
+# pytest-xdist processes for `make test` (0: none, everything in one process). Each has
+# its own test database, Redis database (REDIS_URL's + its number), SMTP server and
+# Celery workers (tests/conftest.py); worksteal evens out the uneven test lengths.
+TEST_WORKERS ?= 2
+FAST_TESTS := tests/engine tests/kinds
 
 # The browser tests (tests/e2e) drive Debian's chromium through Playwright; Playwright's
 # own browser download is never used. Installed through apt only when missing.
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_APT_PACKAGES := chromium fonts-dejavu-core
 
-.PHONY: help run test bench check messages clean chromium
+.PHONY: help run test test-fast bench check messages clean chromium
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -87,9 +95,14 @@ run: $(VENV)/.installed
 test: chromium $(VENV)/.installed-dev
 	@$(DEV) DATABASE_URL="$${DATABASE_URL-$(TEST_DATABASE_URL)}" \
 	REDIS_URL="$${REDIS_URL-$(TEST_REDIS_URL)}" \
-	$(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
 	exit $$status
+
+# No DATABASE_URL or REDIS_URL: these tests touch neither (pytest-django refuses any
+# database access from a test that did not ask for it).
+test-fast: $(VENV)/.installed-dev
+	@$(DEV) DATABASE_URL= REDIS_URL= $(VENV)/bin/pytest -n $(TEST_WORKERS) $(FAST_TESTS) $(PYTEST_ARGS)
 
 $(VENV)/.installed-bench: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[bench]'

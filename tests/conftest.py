@@ -1,6 +1,9 @@
 """Fixtures shared by every test package."""
 
+import copy
 import importlib
+import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.urls import clear_url_caches
@@ -8,6 +11,42 @@ from django.urls import clear_url_caches
 from tests.mailcatcher import Mailbox, SMTPServer
 from tests.players import make_player, started_game
 from tests.worker import celery_worker, celery_workers  # noqa: F401 (fixtures for every test package)
+
+
+def redis_database(url: str, offset: int) -> str:
+    """``url`` with its database number (the path, 0 when absent) moved up by ``offset``."""
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0) + offset
+    return urlunsplit(parts._replace(path=f"/{number}"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Under pytest-xdist (``-n``), worker k starts with REDIS_URL naming the Redis
+    database of REDIS_URL plus k, before Django reads its settings: its cache, its
+    broker and the Celery workers it starts see no other worker's keys (a
+    ``cache.clear()`` empties only its own). pytest-django already gives each worker
+    a test database of its own; SMTP and live-server ports are picked free."""
+    base = os.environ.get("REDIS_URL")
+    if base:
+        for number, spec in enumerate(specs):
+            spec.env["REDIS_URL"] = redis_database(base, number)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _mailbox_folder_of_the_test_process(tmp_path_factory):
+    """Email from tests that do not collect it (no ``smtp``) goes to a Maildir of this
+    test process rather than var/mailbox/, which `make run` and every other test
+    process would share."""
+    from django.conf import settings
+
+    mailers = copy.deepcopy(settings.MAILERS)
+    for alias, config in mailers.items():
+        if "file_path" in config.get("OPTIONS", {}):
+            config["OPTIONS"]["file_path"] = str(tmp_path_factory.mktemp(f"mailbox-{alias}"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(settings, "MAILERS", mailers)
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -9,12 +9,14 @@ Each ``<topic>/<name>.json`` has an expectation ``<topic>/<name>.expect.json``:
 - ``views``: ``{player: partial state}`` checked against ``run(data, view=player)``.
 
 Files under ``tests/scenarios/malformed/`` must raise ``MalformedScenario`` (and make
-the CLI exit with status 2 and a one-line error).
+``manage.py scenario`` exit with status 2 and a one-line error). The command runs in
+this process through ``call_command``; one test runs it as a shell would.
 
 The expected values were worked out by hand from docs/rules.md and docs/scenarios.md.
 No database is needed.
 """
 
+import io
 import json
 import subprocess
 import sys
@@ -174,7 +176,7 @@ def test_malformed(path):
     try:
         data = json.loads(path.read_text())
     except json.JSONDecodeError:
-        return  # bad JSON: checked through the CLI below
+        return  # bad JSON: checked through the command below
     with pytest.raises(MalformedScenario):
         run(data)
 
@@ -184,25 +186,40 @@ def test_malformed_is_value_error():
     assert issubclass(MalformedScenario, ValueError)
 
 
-# ------------------------------------------------------------------ CLI
-def _cli(*args):
-    return subprocess.run([sys.executable, "manage.py", "scenario", *map(str, args)],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+# ------------------------------------------------------------------ the command
+def _command(*args):
+    """``manage.py scenario ARGS`` in this process: (exit status, stdout, stderr)."""
+    from django.core.management import call_command
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("scenario", *map(str, args), stdout=out, stderr=err)
+    except SystemExit as stopped:
+        return stopped.code, out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
 
 
-def test_cli_worked_example():
-    proc = _cli(WORKED_EXAMPLE)
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+def _assert_one_line_error(status, stdout, stderr):
+    assert status == 2
+    assert stdout.strip() == ""
+    err = stderr.strip()
+    assert err.startswith("error: ") and "\n" not in err, stderr
+    assert "Traceback" not in stderr
+
+
+def test_command_worked_example():
+    status, stdout, stderr = _command(WORKED_EXAMPLE)
+    assert status == 0, stderr
+    out = json.loads(stdout)
     expect = json.loads((SCENARIOS / "classic" / "worked_example.expect.json").read_text())
     assert check_result(expect, out) == []
     assert "events" not in out
 
 
-def test_cli_worked_example_view():
-    proc = _cli(WORKED_EXAMPLE, "--view", "ambar")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+def test_command_worked_example_view():
+    status, stdout, stderr = _command(WORKED_EXAMPLE, "--view", "ambar")
+    assert status == 0, stderr
+    out = json.loads(stdout)
     assert out["ok"] is True
     assert out["state"]["court"] == 9
     players = {p["name"]: p for p in out["state"]["players"]}
@@ -211,34 +228,46 @@ def test_cli_worked_example_view():
     assert "captain" not in json.dumps(players["dante"].get("hand"))
 
 
-def test_cli_worked_example_events():
-    proc = _cli(WORKED_EXAMPLE, "--events")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+def test_command_worked_example_events():
+    status, stdout, stderr = _command(WORKED_EXAMPLE, "--events")
+    assert status == 0, stderr
+    out = json.loads(stdout)
     assert out["ok"] is True
     assert isinstance(out["events"], list) and out["events"]
 
 
 @pytest.mark.parametrize("path", MALFORMED_FILES, ids=_id)
-def test_cli_malformed(path):
-    proc = _cli(path)
-    assert proc.returncode == 2
-    assert proc.stdout.strip() == ""
-    err = proc.stderr.strip()
-    assert err and "\n" not in err, proc.stderr
-    assert "Traceback" not in proc.stderr
+def test_command_malformed(path):
+    _assert_one_line_error(*_command(path))
 
 
-def test_cli_a_file_nested_too_deeply_is_malformed(tmp_path):
+def test_command_a_file_nested_too_deeply_is_malformed(tmp_path):
     path = tmp_path / "deep.json"
     path.write_text("[" * 200_000 + "]" * 200_000)
-    proc = _cli(path)
-    assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.strip() == f"error: {path} is nested too deeply to be a scenario"
+    status, stdout, stderr = _command(path)
+    _assert_one_line_error(status, stdout, stderr)
+    assert stderr.strip() == f"error: {path} is nested too deeply to be a scenario"
 
 
-def test_cli_rejected_step_exits_zero():
-    proc = _cli(SCENARIOS / "classic" / "wrong_turn_rejected.json")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+def test_command_rejected_step_exits_zero():
+    status, stdout, stderr = _command(SCENARIOS / "classic" / "wrong_turn_rejected.json")
+    assert status == 0, stderr
+    out = json.loads(stdout)
     assert out["ok"] is False and out["rejected"]["step"] == 0
+
+
+def test_manage_py_scenario_exit_status_and_output():
+    """The command as a shell runs it: a good file prints its result as JSON and
+    exits 0; a malformed one prints a one-line error and exits 2."""
+
+    def manage_py_scenario(path):
+        return subprocess.run([sys.executable, "manage.py", "scenario", str(path)],
+                              cwd=REPO, capture_output=True, text=True, timeout=120)
+
+    good = manage_py_scenario(WORKED_EXAMPLE)
+    assert good.returncode == 0, good.stderr
+    expect = json.loads((SCENARIOS / "classic" / "worked_example.expect.json").read_text())
+    assert check_result(expect, json.loads(good.stdout)) == []
+
+    bad = manage_py_scenario(MALFORMED_FILES[0])
+    _assert_one_line_error(bad.returncode, bad.stdout, bad.stderr)
