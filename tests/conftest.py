@@ -33,6 +33,16 @@ def pytest_xdist_setupnodes(config, specs):
             spec.env["REDIS_URL"] = redis_database(base, number)
 
 
+# Thousands of quick engine and scenario tests, run last: under xdist's work stealing the
+# slow browser, worker and fuzz tests start first on both processes, and the quick ones
+# fill whichever process finishes early, instead of one slow test ending the run alone.
+QUICK_FOLDERS = ("tests/engine/", "tests/kinds/")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.nodeid.startswith(QUICK_FOLDERS))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _mailbox_folder_of_the_test_process(tmp_path_factory):
     """Email from tests that do not collect it (no ``smtp``) goes to a Maildir of this
