@@ -16,7 +16,8 @@ from email.utils import make_msgid
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -64,8 +65,8 @@ def _send(
             context["preferences_url"] = absolute(reverse("profile"))
         else:
             context["unsubscribe_url"] = absolute(reverse("stop_mail", args=[stop_token(to)]))
-        subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
-        text = render_to_string(f"emails/{name}-body.txt", context)
+        subject = " ".join(_render_text(f"emails/{name}-subject.txt", context).split())
+        text = _render_text(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
     # Auto-Submitted (RFC 3834) keeps vacation responders from answering us.
     headers = {"Message-ID": make_msgid(domain=_domain()), "Auto-Submitted": auto_submitted}
@@ -76,6 +77,12 @@ def _send(
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
     message.send()
+
+
+def _render_text(template: str, context: dict) -> str:
+    """A subject or a plain-text part: rendered without HTML escaping (its includes
+    too), so a name reads "Ana's" there, not "Ana&#x27;s"."""
+    return get_template(template).template.render(Context(context, autoescape=False))
 
 
 def _game_context(game: Game) -> dict:
