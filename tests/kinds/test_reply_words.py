@@ -11,7 +11,7 @@ from games.kinds import KINDS
 from games.kinds.coup.engine.cards import VARIANTS
 
 NAMES = {"p1": "Ana", "p2": "Ben", "p3": "Cai", "p4": "Dora"}
-LANGUAGES = ("en", "es", "pt_BR")
+LANGUAGES = ("en", "es", "pt-br")
 
 
 def decisions_of_random_games(kind: str, variants, games: int = 4):
@@ -46,7 +46,7 @@ def test_every_listed_reply_word_plays_its_answer(kind, variants, language):
 @pytest.mark.parametrize(("language", "words"), [
     ("en", ["allow", "challenge", "block captain", "block ambassador"]),
     ("es", ["permitir", "desafiar", "bloquear capitán", "bloquear embajador"]),
-    ("pt_BR", ["permitir", "duvidar", "bloquear capitão", "bloquear embaixador"]),
+    ("pt-br", ["permitir", "duvidar", "bloquear capitão", "bloquear embaixador"]),
 ])
 def test_the_reply_words_of_a_steal_are_in_the_readers_language(language, words):
     engine = KINDS["coup"]

@@ -157,7 +157,7 @@ def test_a_card_named_in_spanish_with_its_accent(game, ana, ben):
 @pytest.mark.parametrize(("language", "steal", "block"), [
     ("en", "steal ben", "block captain"),
     ("es", "robar a ben", "bloquear capitán"),
-    ("pt_BR", "roubar do ben", "bloquear capitão"),
+    ("pt-br", "roubar do ben", "bloquear capitão"),
 ])
 def test_replies_are_read_in_each_language(game, ana, ben, smtp, language, steal, block):
     for user in (ana, ben):
@@ -172,7 +172,7 @@ def test_replies_are_read_in_each_language(game, ana, ben, smtp, language, steal
 @pytest.mark.parametrize(("language", "words"), [
     ("en", "allow / challenge / block captain / block ambassador"),
     ("es", "permitir / desafiar / bloquear capitán / bloquear embajador"),
-    ("pt_BR", "permitir / duvidar / bloquear capitão / bloquear embaixador"),
+    ("pt-br", "permitir / duvidar / bloquear capitão / bloquear embaixador"),
 ])
 def test_the_decision_email_lists_the_reply_words_in_the_readers_language(game, ana, ben, smtp, language, words):
     profile = profile_of(ben)

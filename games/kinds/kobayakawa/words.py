@@ -19,7 +19,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from games.kinds.words import Reply, Story, tell
+from games.kinds.words import Reply, Story, last_action_told, tell
 
 from .engine.decisions import DECISIONS
 
@@ -229,12 +229,14 @@ def last_action(payload, names: dict, viewer: str) -> str:
     player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
     kind = payload.get("type")
     if kind == "kobayakawa.card.discarded":
-        return _("%(player)s: discarded %(card)s") % {"player": player, "card": data.get("card")}
-    if kind == "kobayakawa.card.flipped":
-        return _("%(player)s: flipped %(card)s") % {"player": player, "card": data.get("card")}
-    if kind == "kobayakawa.bet.placed":
-        return _("%(player)s: bet") % {"player": player}
-    return _("%(player)s: passed") % {"player": player}
+        told = _("%(player)s: discarded %(card)s") % {"player": player, "card": data.get("card")}
+    elif kind == "kobayakawa.card.flipped":
+        told = _("%(player)s: flipped %(card)s") % {"player": player, "card": data.get("card")}
+    elif kind == "kobayakawa.bet.placed":
+        told = _("%(player)s: bet") % {"player": player}
+    else:
+        told = _("%(player)s: passed") % {"player": player}
+    return last_action_told(told, data)
 
 
 # ---- replies -------------------------------------------------------------------------------------
