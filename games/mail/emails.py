@@ -2,7 +2,8 @@
 <name>-body.txt and <name>-body.html, in the recipient's language.
 
 Every email about a game carries the game's thread headers (so a mail client
-files them together), a text and an HTML part, and List-Unsubscribe headers
+that threads by References files them together), a subject that starts with
+what it is ("Your move: ...", "News: ...", "Game over: ..."), a text and an HTML part, and List-Unsubscribe headers
 (RFC 8058 one-click): an account's unsubscribe, or for an invitation, which may
 reach someone with no account, a link that stops all email to the address. No
 email goes to an address that asked for none (``accounts.mail.mail_refused``).
@@ -201,6 +202,7 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
         context.update(
             reminder=reminder,
             prompt=presenter.decision_prompt(kind),
+            waits_for=presenter.waits_for(kind, table["view"], seat.player, table["names"]),
             buttons=[
                 {
                     "label": presenter.option_label(option, ctx, kind),
