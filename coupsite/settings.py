@@ -142,6 +142,7 @@ CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINE_QUEUE)]
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},
     "games.tasks.sweep_deadlines": {"queue": DEADLINE_QUEUE},
+    "games.tasks.remind_game": {"queue": DEADLINE_QUEUE},  # timed like a deadline
 }
 CELERY_BEAT_SCHEDULE = {
     # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.

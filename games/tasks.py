@@ -4,8 +4,8 @@ safe to run twice (every write they cause is version-checked).
 The services queue these by name (``services/notifications.py``), through the
 outbox, in the transaction of the change that calls for them: their registered
 names (``games.tasks.<function>``) are part of the stored outbox and of the
-settings, so they stay. ``expire_deadline`` and ``sweep_deadlines`` run on the
-deadline queue (settings ``CELERY_TASK_ROUTES``)."""
+settings, so they stay. ``expire_deadline``, ``sweep_deadlines`` and
+``remind_game`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
 
 from smtplib import SMTPException
 
@@ -45,6 +45,16 @@ def sweep_deadlines() -> int:
 def send_reminders() -> int:
     """Remind the awaited players once per decision, when a quarter of their time is left."""
     return sum(game_isolated(game, "reminder", _remind) or 0 for game in clock.reminders_due())
+
+
+@shared_task(ignore_result=True)
+def remind_game(game_id: int, version: int) -> int:
+    """At a game's reminder moment (queued with the deadline): remind its awaited
+    players, unless the game moved on or was reminded already (by the sweep)."""
+    game = Game.objects.filter(pk=game_id, version=version).first()
+    if game is None or not clock.reminder_is_due(game):
+        return 0
+    return game_isolated(game, "reminder", _remind) or 0
 
 
 def _remind(*, game: Game) -> int:
