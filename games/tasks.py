@@ -7,9 +7,11 @@ names (``games.tasks.<function>``) are part of the stored outbox and of the
 settings, so they stay. ``expire_deadline``, ``sweep_deadlines`` and
 ``remind_game`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
 
+from datetime import timedelta
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
@@ -20,7 +22,7 @@ from outbox import services as outbox
 
 from .mail import emails
 from .models import Game, Seat
-from .services import clock, play, preferences, verification
+from .services import clock, play, preferences, presence, verification
 from .services.attention import game_isolated
 from .services.notifications import preferences_key
 
@@ -83,10 +85,14 @@ def games_advanced(updates: list) -> None:
 
 
 def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
+    """A player with the game's page open is asked there first: their decision's
+    email waits ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision
+    is still awaited then (``emails.send_decision`` checks)."""
     update = emails.emails_for_update(game.pk, before, after)
+    later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
     with transaction.atomic():
         for seat_id, version in update.decisions:
-            outbox.send(send_decision.s(seat_id, version))
+            outbox.send(send_decision.s(seat_id, version), eta=later if presence.seat_present(seat_id) else None)
         for seat_id in update.started:
             outbox.send(send_started.s(seat_id))
         for seat_id in update.eliminated:
