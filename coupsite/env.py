@@ -85,7 +85,17 @@ def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None)
     """DATABASES["default"] from DATABASE_URL; a SQLite file in the project root if unset."""
     url = env_str("DATABASE_URL", environ=environ) or f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, environ=environ))
-    if config["ENGINE"] != "django.db.backends.sqlite3":
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # Players click at the same moment: readers never wait for a writer (WAL), a
+        # transaction takes the write lock when it begins (IMMEDIATE), so it waits
+        # its turn up to the busy timeout instead of failing when it first writes.
+        config["OPTIONS"] = {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20, environ=environ),
+            **config.get("OPTIONS", {}),
+        }
+    else:
         # Persistent connections are only safe when dead ones are noticed.
         config["CONN_HEALTH_CHECKS"] = True
     return config

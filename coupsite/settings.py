@@ -139,9 +139,14 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 DEADLINE_QUEUE = "deadlines"
 CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINE_QUEUE)]
+# A player with the game's page open answers there: the email asking them for a
+# decision waits this many seconds, and is sent only if the decision still waits.
+DECISION_EMAIL_DELAY = env_int("DECISION_EMAIL_DELAY", 180)
+
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},
     "games.tasks.sweep_deadlines": {"queue": DEADLINE_QUEUE},
+    "games.tasks.remind_game": {"queue": DEADLINE_QUEUE},  # timed like a deadline
 }
 CELERY_BEAT_SCHEDULE = {
     # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.

@@ -4,12 +4,14 @@ safe to run twice (every write they cause is version-checked).
 The services queue these by name (``services/notifications.py``), through the
 outbox, in the transaction of the change that calls for them: their registered
 names (``games.tasks.<function>``) are part of the stored outbox and of the
-settings, so they stay. ``expire_deadline`` and ``sweep_deadlines`` run on the
-deadline queue (settings ``CELERY_TASK_ROUTES``)."""
+settings, so they stay. ``expire_deadline``, ``sweep_deadlines`` and
+``remind_game`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
 
+from datetime import timedelta
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
@@ -20,7 +22,7 @@ from outbox import services as outbox
 
 from .mail import emails
 from .models import Game, Seat
-from .services import clock, play, preferences, verification
+from .services import clock, play, preferences, presence, verification
 from .services.attention import game_isolated
 from .services.notifications import preferences_key
 
@@ -45,6 +47,16 @@ def sweep_deadlines() -> int:
 def send_reminders() -> int:
     """Remind the awaited players once per decision, when a quarter of their time is left."""
     return sum(game_isolated(game, "reminder", _remind) or 0 for game in clock.reminders_due())
+
+
+@shared_task(ignore_result=True)
+def remind_game(game_id: int, version: int) -> int:
+    """At a game's reminder moment (queued with the deadline): remind its awaited
+    players, unless the game moved on or was reminded already (by the sweep)."""
+    game = Game.objects.filter(pk=game_id, version=version).first()
+    if game is None or not clock.reminder_is_due(game):
+        return 0
+    return game_isolated(game, "reminder", _remind) or 0
 
 
 def _remind(*, game: Game) -> int:
@@ -73,10 +85,14 @@ def games_advanced(updates: list) -> None:
 
 
 def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
+    """A player with the game's page open is asked there first: their decision's
+    email waits ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision
+    is still awaited then (``emails.send_decision`` checks)."""
     update = emails.emails_for_update(game.pk, before, after)
+    later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
     with transaction.atomic():
         for seat_id, version in update.decisions:
-            outbox.send(send_decision.s(seat_id, version))
+            outbox.send(send_decision.s(seat_id, version), eta=later if presence.seat_present(seat_id) else None)
         for seat_id in update.started:
             outbox.send(send_started.s(seat_id))
         for seat_id in update.eliminated:

@@ -68,7 +68,9 @@ class BaseFlow:
         """After each answer: a game may answer further decisions at once."""
 
     def timeout(self) -> list[Event]:
-        """Every decision awaited now gets its default answer, in seat order."""
+        """Every decision awaited now gets its default answer, in seat order. The
+        first event of each such answer (the player's own act) is marked
+        ``timed_out``, so the history says the clock, not the player, made it."""
         state = self.state
         if state.over:
             raise IllegalMove(_("The game is over."))
@@ -77,7 +79,10 @@ class BaseFlow:
             decision = state.awaiting.get(player.name)
             if decision is not None and decision.id == decision_id:
                 default = self.DECISIONS[decision.kind].default(state, player, self.dealer)
+                answered_from = len(self.events)
                 self.command(player.name, default)
+                if len(self.events) > answered_from:
+                    self.events[answered_from].data["timed_out"] = True
         return self.events
 
 

@@ -9,6 +9,8 @@ may see.
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from games.engine.events import Event
 
 
@@ -71,6 +73,23 @@ def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
         seq = event.get("seq", position) if isinstance(event, dict) else position
         teller = tellers.get(kind)
         text = teller(story, data) if teller else ""
+        if text and data.get("timed_out"):
+            text = clock_answered(text, data, story)
         if text:
             told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind))
     return told
+
+
+def clock_answered(text: str, data: dict, story: Story) -> str:
+    """A line about an answer the deadline gave for a player (an event marked
+    ``timed_out``), said as such: "Time ran out for Ben: Ben took Income."."""
+    if story.you(data.get("player")):
+        return _("Time ran out for you: %(line)s") % {"line": text}
+    return _("Time ran out for %(player)s: %(line)s") % {"player": story.name(data.get("player")), "line": text}
+
+
+def last_action_told(text: str, data: dict) -> str:
+    """A dashboard's "last action", saying when the deadline played it."""
+    if text and data.get("timed_out"):
+        return _("%(action)s (time ran out)") % {"action": text}
+    return text

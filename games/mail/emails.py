@@ -2,7 +2,8 @@
 <name>-body.txt and <name>-body.html, in the recipient's language.
 
 Every email about a game carries the game's thread headers (so a mail client
-files them together), a text and an HTML part, and List-Unsubscribe headers
+that threads by References files them together), a subject that starts with
+what it is ("Your move: ...", "News: ...", "Game over: ..."), a text and an HTML part, and List-Unsubscribe headers
 (RFC 8058 one-click): an account's unsubscribe, or for an invitation, which may
 reach someone with no account, a link that stops all email to the address. No
 email goes to an address that asked for none (``accounts.mail.mail_refused``).
@@ -16,7 +17,8 @@ from email.utils import make_msgid
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -64,8 +66,8 @@ def _send(
             context["preferences_url"] = absolute(reverse("profile"))
         else:
             context["unsubscribe_url"] = absolute(reverse("stop_mail", args=[stop_token(to)]))
-        subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
-        text = render_to_string(f"emails/{name}-body.txt", context)
+        subject = " ".join(_render_text(f"emails/{name}-subject.txt", context).split())
+        text = _render_text(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
     # Auto-Submitted (RFC 3834) keeps vacation responders from answering us.
     headers = {"Message-ID": make_msgid(domain=_domain()), "Auto-Submitted": auto_submitted}
@@ -76,6 +78,12 @@ def _send(
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
     message.send()
+
+
+def _render_text(template: str, context: dict) -> str:
+    """A subject or a plain-text part: rendered without HTML escaping (its includes
+    too), so a name reads "Ana's" there, not "Ana&#x27;s"."""
+    return get_template(template).template.render(Context(context, autoescape=False))
 
 
 def _game_context(game: Game) -> dict:
@@ -194,6 +202,7 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
         context.update(
             reminder=reminder,
             prompt=presenter.decision_prompt(kind),
+            waits_for=presenter.waits_for(kind, table["view"], seat.player, table["names"]),
             buttons=[
                 {
                     "label": presenter.option_label(option, ctx, kind),

@@ -76,21 +76,46 @@ def clock_restart(game: Game, state) -> None:
 
 
 def schedule_deadline(game: Game) -> None:
-    """Queue a task for the moment the deadline passes, when that is soon. Long
-    deadlines are left to the minute sweep alone: a Redis broker redelivers tasks
-    held longer than its visibility timeout, and a sweep needs no such care."""
+    """Queue a task for the moment the deadline passes, and one for the moment of
+    its reminder, when that is soon. Long deadlines are left to the minute sweeps
+    alone: a Redis broker redelivers tasks held longer than its visibility
+    timeout, and a sweep needs no such care."""
     if game.deadline_at - timezone.now() <= PROMPT_EXPIRY_WITHIN:
         notifications.deadline_due(game)
+        if game.reminders:
+            notifications.reminder_moment(game, at=reminder_at(game))
+
+
+def reminder_at(game: Game):
+    """When the awaited players are reminded: a quarter of their time before the deadline."""
+    return game.deadline_at - timedelta(seconds=game.deadline_seconds / 4)
+
+
+# A task timed for the reminder may start a moment before it by the worker's clock.
+REMINDER_EARLY_BY = timedelta(seconds=1)
+
+
+def reminder_is_due(game: Game, *, now=None) -> bool:
+    """``game``'s awaited players are to be reminded now: in play, reminders on,
+    not yet reminded of these decisions, and a quarter of their time left."""
+    now = now or timezone.now()
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.reminders
+        and game.reminded_version != game.version
+        and game.deadline_at is not None
+        and reminder_at(game) <= now + REMINDER_EARLY_BY
+        and now < game.deadline_at
+    )
 
 
 def reminders_due(*, now=None):
-    """The games whose awaited players are to be reminded now: reminders on, not
-    yet reminded of these decisions, and a quarter of their time left."""
+    """The games whose awaited players are to be reminded now (``reminder_is_due``)."""
     now = now or timezone.now()
     due = Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
         reminded_version=models.F("version")
     )
-    return [game for game in due if (game.deadline_at - now).total_seconds() <= game.deadline_seconds / 4]
+    return [game for game in due if reminder_is_due(game, now=now)]
 
 
 def reminder_claim(*, game: Game, seat_ids) -> int:

@@ -1,5 +1,9 @@
 """What a service refuses, said so that a page or an email may show it."""
 
+from contextlib import contextmanager
+
+from django.db import OperationalError
+from django.utils.translation import gettext as _
 
 from ..engine import IllegalMove
 from ..models import Game
@@ -26,3 +30,16 @@ def engine_call(call, game: Game | None = None):
     except IllegalMove as error:
         names = player_names(game) if game is not None else {}
         raise ServiceError(translate_illegal_move(error, names)) from None
+
+
+@contextmanager
+def busy_database_refused():
+    """A write the database could not take in time (SQLite still locked after its
+    busy timeout) is refused with a message, its transaction rolled back: the
+    player is told to try again rather than shown an error page."""
+    try:
+        yield
+    except OperationalError as error:
+        if "locked" not in str(error) and "busy" not in str(error):
+            raise
+        raise ServiceError(_("The table was busy and your answer was not played: please answer again.")) from None

@@ -14,13 +14,14 @@ from ..models import Game, Invitation, Seat
 
 SEND_INVITATION = "games.tasks.send_invitation"
 SEND_REMINDER = "games.tasks.send_reminder"
+REMIND_GAME = "games.tasks.remind_game"
 GAMES_ADVANCED = "games.tasks.games_advanced"
 EXPIRE_DEADLINE = "games.tasks.expire_deadline"
 ANNOUNCE_EXTENSION = "games.tasks.announce_extension"
 GIVE_STANDING_ANSWERS = "games.tasks.give_standing_answers"
 SEND_REPLY_UNCLEAR = "games.tasks.send_reply_unclear"
-TASKS = (SEND_INVITATION, SEND_REMINDER, GAMES_ADVANCED, EXPIRE_DEADLINE, ANNOUNCE_EXTENSION, GIVE_STANDING_ANSWERS,
-         SEND_REPLY_UNCLEAR)
+TASKS = (SEND_INVITATION, SEND_REMINDER, REMIND_GAME, GAMES_ADVANCED, EXPIRE_DEADLINE, ANNOUNCE_EXTENSION,
+         GIVE_STANDING_ANSWERS, SEND_REPLY_UNCLEAR)
 
 
 def _queue(task: str, *args, eta=None, key: str | None = None) -> None:
@@ -43,6 +44,11 @@ def deadline_due(game: Game) -> None:
 
 def extension_granted(game: Game, seat: Seat) -> None:
     _queue(ANNOUNCE_EXTENSION, game.pk, seat.pk)
+
+
+def reminder_moment(game: Game, *, at) -> None:
+    """Remind ``game``'s awaited players at ``at`` (the minute sweep is the fallback)."""
+    _queue(REMIND_GAME, game.pk, game.version, eta=at)
 
 
 def reminder_due(seat_id: int, version: int) -> None:

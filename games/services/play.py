@@ -16,7 +16,7 @@ from ..kinds import KINDS
 from ..models import ChatMessage, Event, Game
 from ..selectors import game_state, seat_of
 from . import clock, notifications
-from .errors import DecisionPassed, ServiceError, engine_call
+from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
 from .locks import locked_for_play
 from .results import game_results_record
 
@@ -25,7 +25,7 @@ CHAT_MAX_LENGTH = 1000
 
 def decision_submit(*, game: Game, user, command: dict, version: int) -> None:
     """``user`` answers their awaited decision, as they saw it at ``version``."""
-    with transaction.atomic():
+    with busy_database_refused(), transaction.atomic():
         game, seat, state = locked_for_play(game, user)
         engine = KINDS[game.kind]
         awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
@@ -54,7 +54,7 @@ def deadline_expire(*, game: Game, version: int) -> bool:
 
 
 def game_resign(*, game: Game, user) -> None:
-    with transaction.atomic():
+    with busy_database_refused(), transaction.atomic():
         game, seat, state = locked_for_play(game, user)
         engine = KINDS[game.kind]
         events_append(game, state, engine_call(lambda: engine.resign(state, seat.player), game))

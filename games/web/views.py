@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, seat_of, table_for
-from games.services import clock, gathering, play
+from games.services import clock, gathering, play, presence
 from games.services.errors import ServiceError
 from games.web import dashboard, pages, replays
 from games.web.forms import ChatForm, GameCreateForm, InviteForm, number_in
@@ -92,6 +92,7 @@ def game(request, pk):
     game, seat = _seated_game(request, pk)
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
+    presence.seat_seen(seat=seat)
     context = pages.table_context(table_for(game, request.user))
     context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html", context)
@@ -112,6 +113,7 @@ def game_live(request, pk):
     game, seat = _seated_game(request, pk)
     if game.status == Game.Status.GATHERING or "seats" in request.GET:
         return _seats(request, game, seat)
+    presence.seat_seen(seat=seat)
     since = number_in(request.GET.get("since", ""))
     if since == game.version and request.GET.get("clock", "") == clock_of(game):
         finished = game.status != Game.Status.ACTIVE

@@ -69,7 +69,8 @@ def test_emails_thread_and_carry_unsubscribe_headers(named, smtp, django_capture
         assert message["List-Unsubscribe"].startswith("<http") and "/unsubscribe/" in message["List-Unsubscribe"]
         assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert mail.text and mail.html
-    assert first.subject == second.subject  # one subject per game, so every client threads them
+    assert first.subject == f"Started: Coup #{game.pk} with Ana, Ben, Cai"
+    assert second.subject == f"Your move: Your turn: choose an action — Coup #{game.pk}"
     assert first.message["Message-ID"] != second.message["Message-ID"]
     assert read_reply_address(second.message["Reply-To"]) == (game.pk, 1)
     assert "Ana took Income" in second.text or "Ana" in second.text
@@ -133,3 +134,20 @@ def test_eliminated_and_finished_players_are_told(named, smtp, django_capture_on
         play.game_resign(game=game, user=ben)
     for address in ("ana@example.com", "ben@example.com", "cai@example.com"):
         assert any("The game is over: Ana wins." in m.text for m in smtp.to(address)), address
+
+
+def test_the_subject_tells_a_move_from_news_from_the_end(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
+    assert smtp.to("ben@example.com")[-1].subject == f"Your move: Respond to Ana's Steal — Coup #{game.pk}"
+    with django_capture_on_commit_callbacks(execute=True):
+        play.game_resign(game=game, user=cai)
+    assert f"News: you are out of Coup #{game.pk}" in [mail.subject for mail in smtp.to("cai@example.com")]
+    with django_capture_on_commit_callbacks(execute=True):
+        play.game_resign(game=game, user=ben)
+    assert smtp.to("ana@example.com")[-1].subject == f"Game over: Ana wins — Coup #{game.pk}"
+    thread = f"<game-{game.pk}@localhost>"
+    assert {mail.message["References"] for mail in smtp.messages} == {thread}
+    assert {mail.message["In-Reply-To"] for mail in smtp.messages} == {thread}

@@ -154,6 +154,36 @@ def test_a_card_named_in_spanish_with_its_accent(game, ana, ben):
     assert state_of(game).by_name["p1"].revealed == [card]
 
 
+@pytest.mark.parametrize(("language", "steal", "block"), [
+    ("en", "steal ben", "block captain"),
+    ("es", "robar a ben", "bloquear capitán"),
+    ("pt-br", "roubar do ben", "bloquear capitão"),
+])
+def test_replies_are_read_in_each_language(game, ana, ben, smtp, language, steal, block):
+    for user in (ana, ben):
+        profile = profile_of(user)
+        profile.language = language
+        profile.save()
+    play(game, ana, steal)
+    play(game, ben, block)
+    assert state_of(game).action.blocker == "p2" and state_of(game).action.block_card == "captain"
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "allow / challenge / block captain / block ambassador"),
+    ("es", "permitir / desafiar / bloquear capitán / bloquear embajador"),
+    ("pt-br", "permitir / duvidar / bloquear capitão / bloquear embaixador"),
+])
+def test_the_decision_email_lists_the_reply_words_in_the_readers_language(game, ana, ben, smtp, language, words):
+    profile = profile_of(ben)
+    profile.language = language
+    profile.save()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play(game, ana, "steal ben")
+    [decision] = [mail for mail in smtp.to("ben@example.com") if words in mail.text]
+    assert words in decision.html
+
+
 def test_keep_cards_after_an_exchange(game, ana, ben, cai):
     play(game, ana, "exchange")
     play(game, ben, "allow")

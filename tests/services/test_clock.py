@@ -1,7 +1,9 @@
 """The clock: deadlines and reminders with a real Celery worker process, Redis and SMTP; pausing and extra time."""
 
 import threading
+import time
 from datetime import timedelta
+from email.utils import parsedate_to_datetime
 
 import pytest
 from django.db import connection
@@ -117,6 +119,19 @@ def test_a_reminder_is_sent_once(players, celery_worker, smtp):
     reminders = [m for m in smtp.to("ana@example.com") if "Reminder" in m.text]
     assert len(reminders) == 1 and reminder
     assert [m for m in smtp.to("ben@example.com") if "Reminder" in m.text] == []
+
+
+def test_a_short_time_control_reminds_once_at_its_moment(players, celery_worker, smtp):
+    """Six seconds to answer: the reminder is due 1.5 s before the deadline, far
+    inside the minute between two sweeps; a task timed for it sends it, once."""
+    game = start(players, seconds=6)
+    deadline = fresh(game).deadline_at
+    reminder = smtp.wait_for(to="ana@example.com", subject_contains="Reminder", timeout=30)
+    assert parsedate_to_datetime(reminder.message["Date"]) <= deadline  # before the clock played for her
+    assert tasks.send_reminders() == 0  # the sweep finds it sent
+    wait_for(lambda: fresh(game).version > game.version)
+    time.sleep(1)  # what a second reminder would need to arrive
+    assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.subject] == [reminder]
 
 
 def test_no_reminder_when_the_game_has_them_off(players, celery_worker, smtp):

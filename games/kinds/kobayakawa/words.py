@@ -11,12 +11,15 @@ and the Kobayakawa card ``data-kobayakawa``: all public.
 
 import re
 import unicodedata
+from functools import cache
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
-from games.kinds.words import Reply, Story, tell
+from games.kinds.words import Reply, Story, last_action_told, tell
 
 from .engine.decisions import DECISIONS
 
@@ -226,12 +229,14 @@ def last_action(payload, names: dict, viewer: str) -> str:
     player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
     kind = payload.get("type")
     if kind == "kobayakawa.card.discarded":
-        return _("%(player)s: discarded %(card)s") % {"player": player, "card": data.get("card")}
-    if kind == "kobayakawa.card.flipped":
-        return _("%(player)s: flipped %(card)s") % {"player": player, "card": data.get("card")}
-    if kind == "kobayakawa.bet.placed":
-        return _("%(player)s: bet") % {"player": player}
-    return _("%(player)s: passed") % {"player": player}
+        told = _("%(player)s: discarded %(card)s") % {"player": player, "card": data.get("card")}
+    elif kind == "kobayakawa.card.flipped":
+        told = _("%(player)s: flipped %(card)s") % {"player": player, "card": data.get("card")}
+    elif kind == "kobayakawa.bet.placed":
+        told = _("%(player)s: bet") % {"player": player}
+    else:
+        told = _("%(player)s: passed") % {"player": player}
+    return last_action_told(told, data)
 
 
 # ---- replies -------------------------------------------------------------------------------------
@@ -244,6 +249,15 @@ ACT_WORDS = {
     "pass": "pass paso pasar passo passar",
 }
 ACT_OF_WORD = {word: act for act, words in ACT_WORDS.items() for word in words.split()}
+# How an email writes each act in a reply, in the reader's language; every
+# language's word is understood in any reply (``_acts_of_word``).
+REPLY_WORDS = {
+    "draw": pgettext_lazy("reply word", "draw"),
+    "flip": pgettext_lazy("reply word", "flip"),
+    "discard": pgettext_lazy("reply word", "discard"),
+    "bet": pgettext_lazy("reply word", "bet"),
+    "pass": pgettext_lazy("reply word", "pass"),
+}
 FILLER = set("i a the my card la el mi carta o a minha um uma un una please por favor".split())
 
 
@@ -253,22 +267,34 @@ def _normalize(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
+@cache
+def _acts_of_word() -> dict[str, str]:
+    """``ACT_OF_WORD`` with the reply words of every language of the site."""
+    found = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            found.update({_normalize(str(word)): act for act, word in REPLY_WORDS.items()})
+    return found | ACT_OF_WORD
+
+
 def reply_word(option: dict, names: dict) -> str:
-    """How to write ``option`` in a reply: "draw", "flip", "discard 7", "bet", "pass"."""
+    """How to write ``option`` in a reply, in the active language: "draw", "apostar", "discard 7"."""
+    word = str(REPLY_WORDS[option["act"]])
     if "card" in option:
-        return f"{option['act']} {option['card']}"
-    return option["act"]
+        return f"{word} {option['card']}"
+    return word
 
 
 def read_reply(line: str, table: dict, variants) -> Reply:
     options = table["options"]
     words = _normalize(line).split()
     acts, numbers, unknown = [], [], []
+    acts_of_word = _acts_of_word()
     for word in words:
         if word.isdigit():
             numbers.append(int(word))
-        elif word in ACT_OF_WORD:
-            acts.append(ACT_OF_WORD[word])
+        elif word in acts_of_word:
+            acts.append(acts_of_word[word])
         elif word not in FILLER:
             unknown.append(word)
     understood = " ".join(acts + [str(n) for n in numbers])

@@ -15,6 +15,7 @@ from functools import cache
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from games.kinds.words import Reply
 
@@ -63,6 +64,34 @@ PHRASES = {
     ("claim", "inheritance"): "claim_inheritance",
     ("draft", "keep"): "draft_keep",
 }
+# How an email writes each act in a reply, in the reader's language; every
+# language's word is understood in any reply (``translated_acts``).
+REPLY_WORDS = {
+    "allow": pgettext_lazy("reply word", "allow"),
+    "challenge": pgettext_lazy("reply word", "challenge"),
+    "block": pgettext_lazy("reply word", "block"),
+    "income": pgettext_lazy("reply word", "income"),
+    "foreign_aid": pgettext_lazy("reply word", "foreign aid"),
+    "tax": pgettext_lazy("reply word", "tax"),
+    "coup": pgettext_lazy("reply word", "coup"),
+    "assassinate": pgettext_lazy("reply word", "assassinate"),
+    "steal": pgettext_lazy("reply word", "steal"),
+    "exchange": pgettext_lazy("reply word", "exchange"),
+    "examine": pgettext_lazy("reply word", "examine"),
+    "embezzle": pgettext_lazy("reply word", "embezzle"),
+    "convert": pgettext_lazy("reply word", "convert"),
+    "patronage": pgettext_lazy("reply word", "patronage"),
+    "prove": pgettext_lazy("reply word", "prove"),
+    "show": pgettext_lazy("reply word", "show"),
+    "concede": pgettext_lazy("reply word", "concede"),
+    "lose": pgettext_lazy("reply word", "lose"),
+    "keep": pgettext_lazy("reply word", "keep"),
+    "give_back": pgettext_lazy("reply word", "give back"),
+    "force_exchange": pgettext_lazy("reply word", "force exchange"),
+    "claim_inheritance": pgettext_lazy("reply word", "claim inheritance"),
+    "decline": pgettext_lazy("reply word", "decline"),
+    "draft_keep": pgettext_lazy("reply word", "draft keep"),
+}
 # Small words a sentence adds around an answer ("block as duke", "steal from Ana").
 FILLER = set(
     (
@@ -85,6 +114,22 @@ def _acts_of_word() -> dict[str, tuple[str, frozenset]]:
 
 
 ACTS_OF_WORD = _acts_of_word()
+
+
+@cache
+def translated_acts() -> tuple[dict[str, tuple[str, frozenset]], dict[tuple, str]]:
+    """The reply words of every language of the site (``REPLY_WORDS``): single
+    words as in ``ACTS_OF_WORD``, and two-word answers as in ``PHRASES``."""
+    words, phrases = {}, {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            for act, word in REPLY_WORDS.items():
+                parts = tuple(normalize(str(word)).split())
+                if len(parts) == 1:
+                    words.setdefault(parts[0], (act, frozenset({act, *ALSO.get(act, ())})))
+                else:
+                    phrases.setdefault(parts, act)
+    return words, phrases
 
 
 def normalize(text: str) -> str:
@@ -135,17 +180,20 @@ def read_line(line: str, names: dict) -> Reading:
     words = normalize(line).split()
     player_words = {player: normalize(name).split() for player, name in names.items()}
     cards = card_words()
+    translated_words, translated_phrases = translated_acts()
+    acts_of_word = translated_words | ACTS_OF_WORD
     reading = Reading()
     index = 0
     while index < len(words):
         word = words[index]
-        phrase = PHRASES.get(tuple(words[index : index + 2]))
+        pair = tuple(words[index : index + 2])
+        phrase = PHRASES.get(pair) or translated_phrases.get(pair)
         if phrase:
             word = phrase
             index += 1
         index += 1
-        if word in ACTS_OF_WORD:
-            act, acts = ACTS_OF_WORD[word]
+        if word in acts_of_word:
+            act, acts = acts_of_word[word]
             reading.act_names.append(act)
             reading.acts.append(acts)
         elif word in cards or (word.endswith("s") and word[:-1] in cards):
@@ -227,17 +275,15 @@ def match(reading: Reading, options: list[dict], pending: dict | None = None, va
 
 
 def reply_word(option: dict, names: dict) -> str:
-    """How to write ``option`` in a reply: "steal ana", "block duke", "keep duke captain"."""
-    words = [option["act"].replace("_", " ")]
+    """How to write ``option`` in a reply, in the active language: "steal ana",
+    "bloquear capitán", "manter duque capitão"."""
+    words = [str(REPLY_WORDS[option["act"]])]
     if "as" in option:
-        words.append(option["as"])
+        words.append(_(CARD_NAMES[option["as"]]).lower())
     if "target" in option:
         words.append(names.get(option["target"], option["target"]).split()[0].lower())
-    if "name" in option:
-        words.append(option["name"])
-    if "card" in option:
-        words.append(option["card"])
-    words.extend(option.get("cards", ()))
+    cards = [option[key] for key in ("name", "card") if key in option] + list(option.get("cards", ()))
+    words.extend(_(CARD_NAMES[card]).lower() for card in cards)
     return " ".join(words)
 
 

@@ -8,6 +8,8 @@ can never show more than the engine let through for that viewer.
 
 from django.utils.translation import gettext as _
 
+from games.kinds.words import last_action_told
+
 from .decisions import Context, decision_prompt, pending_effect
 from .names import action_name, card_name, faction_name
 
@@ -173,5 +175,7 @@ def last_action(payload, names: dict, viewer: str) -> str:
     target = data.get("target") or data.get("beneficiary")
     if target and target != data.get("player"):
         target_name = _("you") if target == viewer else names.get(target, "?")
-        return _("%(player)s: %(action)s, on %(target)s") % {"player": player, "action": action, "target": target_name}
-    return _("%(player)s: %(action)s") % {"player": player, "action": action}
+        told = _("%(player)s: %(action)s, on %(target)s") % {"player": player, "action": action, "target": target_name}
+    else:
+        told = _("%(player)s: %(action)s") % {"player": player, "action": action}
+    return last_action_told(told, data)
