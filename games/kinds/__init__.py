@@ -212,9 +212,6 @@ class GameKind(Protocol):
     def variant_names(self, variants) -> list[str]:
         """The names of ``variants`` (the base game's name when there are none)."""
 
-    def variants(self, variants) -> list[dict]:
-        """``{"id", "name"}`` of each of ``variants``, for the game page."""
-
     resign_note: Any
     """What resigning does, said before the player confirms it."""
 

@@ -19,10 +19,6 @@ class KindBase:
         return []
 
     @staticmethod
-    def variants(variants) -> list[dict]:
-        return []
-
-    @staticmethod
     def static_context(variants) -> dict:
         return {}
 

@@ -29,7 +29,7 @@ def table_context(table: dict) -> dict:
         "seat": seat,
         "names": names,
         "game_name": presenter.name,
-        "variants": presenter.variants(game.variants),
+        "variant_names": presenter.variant_names(game.variants),
         "rules": presenter.rules_summary(game.variants),
         "situation_template": presenter.situation_template,
         "table_template": presenter.table_template,

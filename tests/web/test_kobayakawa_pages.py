@@ -35,14 +35,15 @@ def test_the_create_form_checks_kobayakawas_seat_range(client, ana):
     assert not Game.objects.filter(kind="kobayakawa").exists()
 
 
-def test_kobayakawa_ignores_coup_variants_ticked_on_the_form(client, ana):
+def test_kobayakawa_refuses_coup_variants_ticked_on_the_form(client, ana):
     client.force_login(ana)
-    client.post(
+    response = client.post(
         reverse("game_create"),
         {"kind": "kobayakawa", "seat_count": 4, "time_control": "day", "first": "host", "variants": ["inquisitor"]},
     )
-    game = Game.objects.get(kind="kobayakawa")
-    assert game.variants == [] and game.seat_count == 4
+    assert response.status_code == 200
+    assert "Kobayakawa has no variant Inquisitor: untick it, or choose the game it belongs to." in response.content.decode()
+    assert not Game.objects.filter(kind="kobayakawa").exists()
 
 
 def _pages(client, game, user) -> dict:

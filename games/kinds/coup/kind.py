@@ -61,10 +61,6 @@ class Coup(CoupRules):
         return [rules.variant_name(v) for v in variants] or [_("Classic")]
 
     @staticmethod
-    def variants(variants) -> list[dict]:
-        return [{"id": v, "name": rules.variant_name(v)} for v in variants]
-
-    @staticmethod
     def static_context(variants) -> dict:
         return {"characters": rules.characters(variants)}
 
