@@ -18,6 +18,9 @@ class KindBase:
     def variant_names(variants) -> list[str]:
         return []
 
+    def onlooker_prompt(self, decision) -> str:
+        return self.decision_prompt(decision)
+
     @staticmethod
     def static_context(variants) -> dict:
         return {}

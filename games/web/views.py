@@ -92,7 +92,7 @@ def game(request, pk):
     game, seat = _seated_game(request, pk)
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
-    context = pages.table_context(table_for(game, request.user))
+    context = pages.table_context(table_for(game, request.user), chosen_action=request.GET.get("action"))
     context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html", context)
 
@@ -131,7 +131,7 @@ def _live(request, game, status=200):
     players, or cancelled), the whole page again, with any message."""
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return _reload_page()
-    context = pages.table_context(table_for(game, request.user))
+    context = pages.table_context(table_for(game, request.user), chosen_action=request.GET.get("action"))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html#live", context, status=status)
 

@@ -36,6 +36,7 @@ class Coup(CoupRules):
     variant_choices = staticmethod(rules.variant_choices)
     rules_summary = staticmethod(rules.rules_summary)
     decision_prompt = staticmethod(decisions.decision_prompt)
+    onlooker_prompt = staticmethod(decisions.onlooker_prompt)
     labeler = staticmethod(decisions.Context)
     option_label = staticmethod(decisions.option_label)
     option_style = staticmethod(decisions.option_style)

@@ -8,7 +8,7 @@ can never show more than the engine let through for that viewer.
 
 from django.utils.translation import gettext as _
 
-from .decisions import Context, decision_prompt, pending_effect
+from .decisions import Context, decision_prompt, onlooker_prompt, pending_effect
 from .names import action_name, card_name, faction_name
 
 
@@ -35,7 +35,7 @@ def table(view, viewer, names, game, users, awaiting) -> dict:
             "faction_name": faction_name(entry.get("faction")) if entry.get("faction") else "",
             "turn": view.get("turn") == entry["name"],
             "winner": view.get("winner") == entry["name"],
-            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+            "deciding": _deciding(awaiting, entry["name"], viewer),
         }
         row["backs"] = range(row["hidden_count"])
         players.append(row)
@@ -72,7 +72,7 @@ def replay_table(game, view, viewer, names) -> dict:
             "faction_name": faction_name(entry["faction"]) if entry.get("faction") else "",
             "turn": view.get("turn") == entry["name"],
             "winner": view.get("winner") == entry["name"],
-            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+            "deciding": _deciding(awaiting, entry["name"], viewer),
         }
         for entry in view["players"]
     ]
@@ -83,6 +83,15 @@ def replay_table(game, view, viewer, names) -> dict:
         "aside": list(view.get("aside", [])),
         "pending": pending_summary(view, ctx),
     }
+
+
+def _deciding(awaiting: dict, player: str, viewer) -> str:
+    """What ``player``'s seat says it is asked: to the reader in the second person,
+    of anyone else in neutral words."""
+    if player not in awaiting:
+        return ""
+    prompt = decision_prompt if player == viewer else onlooker_prompt
+    return prompt(awaiting[player])
 
 
 def email_context(view, viewer, names) -> dict:
