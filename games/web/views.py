@@ -98,10 +98,17 @@ def game(request, pk):
 
 
 def _after_game(game) -> dict:
-    """A finished game's page offers its replay and a rematch (or the rematch made)."""
+    """A finished game's page shows the final order (first place first) and offers
+    its replay and a rematch (or the rematch made)."""
     if game.status != Game.Status.FINISHED:
         return {}
-    return {"finished": True, "replayable": replays.replayable(game), "rematch": gathering.rematch_of(game)}
+    places = game.results.select_related("user__profile").order_by("place")
+    return {
+        "finished": True,
+        "replayable": replays.replayable(game),
+        "rematch": gathering.rematch_of(game),
+        "final_order": [display_name(result.user) for result in places],
+    }
 
 
 @login_required

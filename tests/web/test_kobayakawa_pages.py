@@ -63,11 +63,12 @@ def _check_no_leak(html: str, state, player: str, where: str) -> None:
     own = {c for c in (me.card, me.drawn) if c is not None}
     marked = {int(v) for v in re.findall(r'data-card="(\d+)"', html)}
     assert marked <= own, f"{where}: data-card {marked} beyond the viewer's own {own}"
-    shown = {p.card for p in state.players if p.shown and p.name != player}
+    over = KINDS["kobayakawa"].is_over(state)  # then every card is face up
+    shown = {p.card for p in state.players if (p.shown or over) and p.name != player}
     revealed = {int(v) for v in re.findall(r'data-revealed="(\d+)"', html)}
     assert revealed <= shown, f"{where}: data-revealed {revealed} beyond the shown cards {shown}"
     for other in state.players:
-        if other.name != player and not other.shown and other.card is not None:
+        if other.name != player and not other.shown and not over and other.card is not None:
             assert f'data-card="{other.card}"' not in html or other.card in own
             assert f'data-revealed="{other.card}"' not in html or other.card in shown
     assert "data-deck" not in html and "data-hand" not in html

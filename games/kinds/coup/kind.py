@@ -63,7 +63,7 @@ class Coup(CoupRules):
 
     @staticmethod
     def static_context(variants) -> dict:
-        return {"characters": rules.characters(variants)}
+        return {"characters": rules.characters(variants), "reference": rules.reference(variants)}
 
 
 KIND = Coup()
