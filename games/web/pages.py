@@ -8,12 +8,16 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
+from django.utils import timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import display_name
+
+HOUR = 3600
 
 
 def table_context(table: dict, chosen_action: str | None = None) -> dict:
@@ -26,7 +30,9 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
     names = table["names"]
     viewer = seat.player if seat else None
     presenter = KINDS[game.kind]
+    title = _("Game #%(number)s · %(game)s") % {"number": game.pk, "game": presenter.name}
     context = {
+        "page_title": title,
         "game": game,
         "seat": seat,
         "names": names,
@@ -38,6 +44,7 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
         "resign_note": presenter.resign_note,
         "answer_template": presenter.answer_template,
         "reference_template": presenter.reference_template,
+        "time_left": time_left(game.deadline_at) if game.deadline_at else "",
         **presenter.static_context(game.variants),
     }
     if view is None:
@@ -58,6 +65,7 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
                 for player, kind in awaiting.items()
             ],
             "decision": decision,
+            "page_title": _("Your move · %(title)s") % {"title": title} if decision else title,
             "prompt": presenter.decision_prompt(decision) if decision else "",
             "option_groups": groups,
             "chosen_action": chosen_action if decision and any(g.get("chosen") for g in groups) else "",
@@ -67,6 +75,15 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
         }
     )
     return context
+
+
+def time_left(deadline) -> str:
+    """The time to a deadline: in words ("2 hours, 5 minutes") while an hour or more
+    is left, then to the second ("4:05"), as the page's countdown shows it."""
+    seconds = max(0, int((deadline - timezone.now()).total_seconds()))
+    if seconds >= HOUR:
+        return timeuntil(deadline)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def option_groups(presenter, options: list, ctx, decision: str, names: dict, chosen: str | None = None) -> list[dict]:
