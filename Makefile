@@ -1,6 +1,6 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
 #   make run    start the site on http://127.0.0.1:8000 and the Celery workers (SQLite, no Redis;
-#               emails at http://127.0.0.1:8000/mailbox/)
+#               emails at http://127.0.0.1:8000/mailbox/); PORT=8123 serves on another port
 #   make test   run the test suite on both cores (PostgreSQL + Redis on localhost by default;
 #               installs Debian's chromium for the browser tests when missing;
 #               TEST_WORKERS=0 runs it in one process)
@@ -81,13 +81,15 @@ chromium:
 # (emails, reminders, the daily digest, the outbox relay). Without REDIS_URL their
 # broker is the folder var/broker/. Ctrl-C (or any one exiting) stops all three.
 CELERY_WORKER := $(VENV)/bin/celery -A coupsite worker --pool=solo -l info --without-gossip --without-mingle
+# The port `make run` serves on; the links in emails (SITE_URL) follow it unless SITE_URL is set.
+PORT ?= 8000
 run: $(VENV)/.installed
 	$(DEV) $(VENV_PY) manage.py migrate --noinput
 	@mkdir -p var
-	@export $(DEV); pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	@export $(DEV) SITE_URL="$${SITE_URL-http://127.0.0.1:$(PORT)}"; pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	$(CELERY_WORKER) -Q deadlines -n deadlines@%h & pids=$$!; \
 	$(CELERY_WORKER) -Q celery -n default@%h --beat --schedule var/celerybeat-schedule & pids="$$pids $$!"; \
-	$(VENV_PY) manage.py runserver 127.0.0.1:8000 & pids="$$pids $$!"; \
+	$(VENV_PY) manage.py runserver 127.0.0.1:$(PORT) & pids="$$pids $$!"; \
 	wait -n
 
 # DATABASE_URL / REDIS_URL from the environment win, even when set to empty.

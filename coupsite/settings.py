@@ -178,6 +178,10 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# Following the link in the confirmation email (in the browser that signed up) signs the player in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# allauth's messages and emails name a player by their display name, never the username.
+ACCOUNT_USER_DISPLAY = "accounts.models.display_name_of"
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_UNIQUE_EMAIL = True
 # Sign-up also asks for the name shown at the table and the language (accounts.Profile).

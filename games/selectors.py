@@ -47,7 +47,7 @@ def player_names(game: Game) -> dict:
 
 def table_for(game: Game, user) -> dict:
     """Everything ``user`` may see of ``game``: the engine view for their seat (the
-    public view when they have none), their legal answers with the decision
+    public view when they have none; every hand once the game is finished), their legal answers with the decision
     version, and the event log as they may see it."""
     seat = seat_of(game, user)
     viewer = seat.player if seat else PUBLIC
@@ -64,4 +64,8 @@ def table_for(game: Game, user) -> dict:
         {"seq": seq, "type": payload["type"], "data": EngineEvent.from_json(payload).visible_to(viewer)}
         for seq, payload in Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload")
     ]
-    return {**table, "view": engine.view(state, viewer), "options": options, "events": events}
+    # Once a game is finished nothing in it is secret any more (as in its replay):
+    # every hand is turned face up for everyone.
+    finished = game.status == Game.Status.FINISHED
+    view = engine.omniscient_view(state) if finished else engine.view(state, viewer)
+    return {**table, "view": view, "options": options, "events": events}

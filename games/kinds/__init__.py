@@ -170,6 +170,10 @@ class GameKind(Protocol):
     def decision_prompt(self, decision: str) -> str:
         """What a decision asks, as a sentence ending ("choose your action")."""
 
+    def onlooker_prompt(self, decision: str) -> str:
+        """What a decision asks, said of another player ("choose an action"): the
+        words of the table and the replay for every seat but the reader's."""
+
     def waits_for(self, decision: str, view: dict, viewer: str, names: dict) -> str:
         """What the game waits for from ``viewer``, as a button says it ("Respond to
         Ben's Tax"): the dashboard's words."""
@@ -210,10 +214,8 @@ class GameKind(Protocol):
         """The short rules of a game with ``variants``, a paragraph each."""
 
     def variant_names(self, variants) -> list[str]:
-        """The names of ``variants`` (the base game's name when there are none)."""
-
-    def variants(self, variants) -> list[dict]:
-        """``{"id", "name"}`` of each of ``variants``, for the game page."""
+        """The names of ``variants`` ("Classic" when a game that has variants is played
+        without any; none for a game without variants)."""
 
     resign_note: Any
     """What resigning does, said before the player confirms it."""

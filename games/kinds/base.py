@@ -18,9 +18,8 @@ class KindBase:
     def variant_names(variants) -> list[str]:
         return []
 
-    @staticmethod
-    def variants(variants) -> list[dict]:
-        return []
+    def onlooker_prompt(self, decision) -> str:
+        return self.decision_prompt(decision)
 
     @staticmethod
     def static_context(variants) -> dict:

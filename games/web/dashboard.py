@@ -59,6 +59,12 @@ def variant_names(kind, variants) -> list[str]:
     return KINDS[kind].variant_names(variants)
 
 
+def _kinds_with_variants() -> list[str]:
+    """The games whose games without variants are "Classic" ones (a game that has
+    no variants is never counted or filtered as Classic)."""
+    return [name for name, kind in KINDS.items() if kind.variant_ids]
+
+
 def last_action_types() -> list[str]:
     """The events that start a turn's action, in every game: "the last action"."""
     return [t for kind in KINDS.values() for t in kind.last_action_types]
@@ -187,7 +193,7 @@ def _results(user, *, kind="", variant="", opponent=None):
     if kind:
         results = results.filter(kind=kind)
     if variant == CLASSIC:
-        results = results.filter(variants="")
+        results = results.filter(variants="", kind__in=_kinds_with_variants())
     elif variant:
         results = results.filter(variants__contains=f",{variant},")
     if opponent is not None:
@@ -325,9 +331,11 @@ def statistics(user) -> dict:
     groups = _groups(user)
     total = _tally(groups)
     by_kind, by_variant, by_players = {}, {}, {}
+    with_variants = _kinds_with_variants()
     for group in groups:
         _add(by_kind, group["kind"], group)
-        for variant in [v for v in group["variants"].split(",") if v] or [CLASSIC]:
+        classic = [CLASSIC] if group["kind"] in with_variants else []
+        for variant in [v for v in group["variants"].split(",") if v] or classic:
             _add(by_variant, variant, group)
         _add(by_players, group["players"], group)
     return {

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import IllegalMove
 from games.engine.seats import seat_players
-from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices
+from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices, variant_name
 from games.translation import translate_illegal_move
 
 
@@ -70,24 +70,32 @@ class GameCreateForm(forms.Form):
         self.fields["seat_count"].help_text = gettext("You included. %(seats)s.") % {
             "seats": "; ".join(str(kind.seats_note) for kind in kinds)
         }
-        self.fields["variants"].help_text = " ".join(str(kind.variants_note) for kind in kinds if kind.variants_note)
         # Each kind's own choices (``GameKind.create_fields``), after the variants.
-        self.kind_field_names = []
-        for kind in KINDS.values():
-            for name, field in kind.create_fields().items():
-                self.fields[name] = field
-                self.kind_field_names.append(name)
+        for kind in kinds:
+            self.fields.update(kind.create_fields())
 
-    def kind_fields(self) -> list:
-        """The bound fields of every kind's own choices, for the template."""
-        return [self[name] for name in self.kind_field_names]
+    def kind_sections(self) -> list[dict]:
+        """Each game's own options (its variants and its choices), for a fieldset
+        of its own: a host reads only the options of the game they pick."""
+        sections = []
+        for kind in KINDS.values():
+            variants = [choice for choice in self["variants"] if choice.data["value"] in kind.variant_ids]
+            fields = [self[name] for name in kind.create_fields()]
+            if variants or fields:
+                sections.append({"name": kind.name, "note": kind.variants_note, "variants": variants, "fields": fields})
+        return sections
 
     def clean(self):
         data = super().clean()
         kind = data.get("kind") or DEFAULT_KIND
         game = KINDS.get(kind)
-        if game is not None:  # the variants of another game, ticked before choosing this one
-            data["variants"] = [v for v in data.get("variants") or () if v in game.variant_ids]
+        foreign = [v for v in data.get("variants") or () if game is not None and v not in game.variant_ids]
+        if foreign:  # the variants of another game, ticked before choosing this one
+            self.add_error(
+                "variants",
+                gettext("%(game)s has no variant %(variants)s: untick it, or choose the game it belongs to.")
+                % {"game": game.name, "variants": ", ".join(variant_name(v) for v in foreign)},
+            )
         seats = data.get("seat_count")
         if seats is not None and game is not None and not self.errors:
             try:  # each game's own rules: its seat range, its variants and how they combine

@@ -8,34 +8,43 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import display_name
 
+HOUR = 3600
 
-def table_context(table: dict) -> dict:
+
+def table_context(table: dict, chosen_action: str | None = None) -> dict:
     """The template context of the game page (and its live partial): what every
-    game shares here, the table itself from the game's kind (``games.kinds``)."""
+    game shares here, the table itself from the game's kind (``games.kinds``).
+    ``chosen_action`` is the action the viewer picked as the first of two steps."""
     game = table["game"]
     view = table["view"]
     seat = table["seat"]
     names = table["names"]
     viewer = seat.player if seat else None
     presenter = KINDS[game.kind]
+    title = _("Game #%(number)s · %(game)s") % {"number": game.pk, "game": presenter.name}
     context = {
+        "page_title": title,
         "game": game,
         "seat": seat,
         "names": names,
         "game_name": presenter.name,
-        "variants": presenter.variants(game.variants),
+        "variant_names": presenter.variant_names(game.variants),
         "rules": presenter.rules_summary(game.variants),
         "situation_template": presenter.situation_template,
         "table_template": presenter.table_template,
         "resign_note": presenter.resign_note,
         "answer_template": presenter.answer_template,
         "reference_template": presenter.reference_template,
+        "time_left": time_left(game.deadline_at) if game.deadline_at else "",
         **presenter.static_context(game.variants),
     }
     if view is None:
@@ -46,17 +55,20 @@ def table_context(table: dict) -> dict:
     winners = view.get("winner")
     winners = winners if isinstance(winners, list) else [winners] if winners else []
     ctx = presenter.labeler(view, viewer, names, game.variants)
+    groups = option_groups(presenter, table["options"], ctx, decision, names, chosen_action) if decision else []
     context.update(presenter.table(view, viewer, names, game, users, awaiting))
     context.update(
         {
             "view": view,
             "waiting_for": [
-                {"name": names.get(player, player), "prompt": presenter.decision_prompt(kind), "you": player == viewer}
+                {"name": names.get(player, player), "prompt": presenter.onlooker_prompt(kind)}
                 for player, kind in awaiting.items()
             ],
             "decision": decision,
+            "page_title": _("Your move · %(title)s") % {"title": title} if decision else title,
             "prompt": presenter.decision_prompt(decision) if decision else "",
-            "option_groups": option_groups(presenter, table["options"], ctx, decision) if decision else [],
+            "option_groups": groups,
+            "chosen_action": chosen_action if decision and any(g.get("chosen") for g in groups) else "",
             "turns": turns(presenter, table["events"], viewer, names),
             "winner": ", ".join(names.get(w, w) for w in winners) if winners else None,
             "you_won": viewer is not None and viewer in winners,
@@ -65,25 +77,70 @@ def table_context(table: dict) -> dict:
     return context
 
 
-def option_groups(presenter, options: list, ctx, decision: str) -> list[dict]:
-    """The viewer's legal answers as buttons: label, style, and the form fields
-    (the command as JSON and the decision version it answers)."""
+def time_left(deadline) -> str:
+    """The time to a deadline: in words ("2 hours, 5 minutes") while an hour or more
+    is left, then to the second ("4:05"), as the page's countdown shows it."""
+    seconds = max(0, int((deadline - timezone.now()).total_seconds()))
+    if seconds >= HOUR:
+        return timeuntil(deadline)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def option_groups(presenter, options: list, ctx, decision: str, names: dict, chosen: str | None = None) -> list[dict]:
+    """The viewer's legal answers as buttons (label, style, and the form fields: the
+    command as JSON and the decision version it answers), in two steps where an
+    action has several answers (a Steal from each player): first the action, as a
+    ``pick`` (a plain GET form naming it), then, once ``chosen`` names it, only its
+    answers, grouped by target when a target has several (a named character)."""
     groups: list[dict] = []
     for option in options:
         version = option.get("version")
         command = {key: value for key, value in option.items() if key != "version"}
         title = presenter.option_group(command, decision)
         if not groups or groups[-1]["title"] != title:
-            groups.append({"title": title, "buttons": []})
+            groups.append({"title": title, "acts": set(), "buttons": []})
+        groups[-1]["acts"].add(command["act"])
         groups[-1]["buttons"].append(
             {
                 "label": presenter.option_label(command, ctx, decision),
                 "style": presenter.option_style(command),
                 "command": json.dumps(command, sort_keys=True, separators=(",", ":")),
                 "version": version,
+                "target": command.get("target"),
             }
         )
+    steps = {group["acts"].pop(): group for group in groups if _two_steps(group)}
+    if chosen in steps:
+        return _by_target(steps[chosen], names)
+    for act, group in steps.items():
+        targeted = any(button["target"] for button in group["buttons"])
+        group["pick"] = {
+            "act": act,
+            "style": group["buttons"][0]["style"],
+            "label": (_("%(action)s — next, choose the target") if targeted else _("%(action)s — next, choose how"))
+            % {"action": group["title"]},
+        }
     return groups
+
+
+def _two_steps(group: dict) -> bool:
+    """A titled group of one action's several answers is chosen in two steps."""
+    return bool(group["title"]) and len(group["acts"]) == 1 and len(group["buttons"]) > 1
+
+
+def _by_target(group: dict, names: dict) -> list[dict]:
+    """The second step: the chosen action's answers, under each target's name when
+    a target has several (Declared Coup names a character too)."""
+    targets = [button["target"] for button in group["buttons"]]
+    if len(set(targets)) == len(targets):
+        return [{**group, "chosen": True}]
+    by_target: dict = {}
+    for button in group["buttons"]:
+        by_target.setdefault(button["target"], []).append(button)
+    return [
+        {"title": f"{group['title']} · {names.get(target, target)}", "buttons": buttons, "chosen": True}
+        for target, buttons in by_target.items()
+    ]
 
 
 def turns(presenter, events: list, viewer, names: dict) -> list[dict]:

@@ -93,16 +93,23 @@ def game(request, pk):
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
     presence.seat_seen(seat=seat)
-    context = pages.table_context(table_for(game, request.user))
+    context = pages.table_context(table_for(game, request.user), chosen_action=request.GET.get("action"))
     context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html", context)
 
 
 def _after_game(game) -> dict:
-    """A finished game's page offers its replay and a rematch (or the rematch made)."""
+    """A finished game's page shows the final order (first place first) and offers
+    its replay and a rematch (or the rematch made)."""
     if game.status != Game.Status.FINISHED:
         return {}
-    return {"finished": True, "replayable": replays.replayable(game), "rematch": gathering.rematch_of(game)}
+    places = game.results.select_related("user__profile").order_by("place")
+    return {
+        "finished": True,
+        "replayable": replays.replayable(game),
+        "rematch": gathering.rematch_of(game),
+        "final_order": [display_name(result.user) for result in places],
+    }
 
 
 @login_required
@@ -133,7 +140,7 @@ def _live(request, game, status=200):
     players, or cancelled), the whole page again, with any message."""
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return _reload_page()
-    context = pages.table_context(table_for(game, request.user))
+    context = pages.table_context(table_for(game, request.user), chosen_action=request.GET.get("action"))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html#live", context, status=status)
 

@@ -139,17 +139,26 @@ def answer_links(message) -> dict[str, str]:
 
 
 def decision_options(page) -> list[dict]:
-    """The decision buttons the game page shows now: ``[{"command": dict, "label": str}]``
-    (empty when the game is not waiting for this player)."""
+    """The decision buttons the game page offers now, those one step further too (an
+    action with several answers is picked first, then its target):
+    ``[{"command": dict, "label": str}]`` (empty when the game is not waiting for this player)."""
+    import html
     import json
 
-    found = page.locator("section.decisions form").evaluate_all(
+    found = page.locator("section.decisions form[method='post']").evaluate_all(
         """forms => forms.map(f => ({
             command: f.querySelector('input[name="command"]').value,
             label: f.querySelector('button').innerText.trim(),
         }))"""
     )
-    return [{"command": json.loads(item["command"]), "label": item["label"]} for item in found]
+    options = [{"command": json.loads(item["command"]), "label": item["label"]} for item in found]
+    for act in page.locator("section.decisions form.pick button").evaluate_all("buttons => buttons.map(b => b.value)"):
+        step = page.request.get(page.url.split("?")[0] + f"?action={act}").text()
+        for form in re.findall(r'<form method="post" action="[^"]*/decide".*?</form>', step, re.S):
+            command = html.unescape(re.search(r'name="command" value="([^"]*)"', form).group(1))
+            label = html.unescape(re.search(r"<button[^>]*>(.*?)</button>", form, re.S).group(1).strip())
+            options.append({"command": json.loads(command), "label": label})
+    return options
 
 
 def option_button(page, command: dict):
@@ -162,8 +171,13 @@ def option_button(page, command: dict):
 
 
 def click_option(page, command: dict) -> None:
-    """Click the decision button for ``command`` and wait for the htmx answer to be swapped in."""
+    """Click the decision button for ``command`` (after picking its action first when
+    the page asks for two steps) and wait for the htmx answer to be swapped in."""
     button = option_button(page, command)
+    if not button.count():
+        with page.expect_navigation():
+            page.locator(f"section.decisions form.pick button[value='{command['act']}']").click()
+        button = option_button(page, command)
     with page.expect_response(lambda r: r.url.endswith("/decide") and r.request.method == "POST") as answered:
         button.click()
     response = answered.value

@@ -428,7 +428,7 @@ def test_the_site_refuses_to_start_with_an_open_webhook(tmp_path):
     assert done.returncode != 0 and "games.E002" in done.stderr
 
 
-def test_read_mail_plays_every_unread_message_of_a_maildir(game, ana, ben, cai, tmp_path):
+def test_read_mail_plays_every_unread_message_of_a_maildir(game, ana, ben, cai, tmp_path, capfd):
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     box.add(reply(game, ana, "steal ben").as_bytes())
     box.add(reply(game, ana, "income", to="someone@localhost").as_bytes())
@@ -436,9 +436,10 @@ def test_read_mail_plays_every_unread_message_of_a_maildir(game, ana, ben, cai, 
     call_command("read_mail", str(tmp_path / "Maildir"), stdout=out)
     lines = out.getvalue().splitlines()
     assert len(lines) == 2
-    assert any("played (played)" in line for line in lines)
+    assert any(line.endswith(f": played the answer in game #{game.pk}, seat 1.") for line in lines), lines
     assert not any("steal" in line for line in lines)  # what a player wrote stays out of logs
-    assert any("ignored (no-reply-address)" in line for line in lines)
+    assert any(line.endswith(": ignored: it is not addressed to a game's reply address.") for line in lines), lines
+    assert capfd.readouterr().err == ""  # one sentence per message, nothing else
     assert state_of(game).action.kind == "steal"
     again = io.StringIO()
     call_command("read_mail", str(tmp_path / "Maildir"), "--maildir", stdout=again)
@@ -451,7 +452,7 @@ def test_read_mail_reads_an_mbox(game, ana, tmp_path):
     box.close()
     out = io.StringIO()
     call_command("read_mail", str(tmp_path / "inbox"), "--mbox", stdout=out)
-    assert "played (played)" in out.getvalue()
+    assert ": played the answer in game #" in out.getvalue()
 
 
 def test_read_mail_reads_one_message_on_stdin(game, ana, monkeypatch):
@@ -459,7 +460,7 @@ def test_read_mail_reads_one_message_on_stdin(game, ana, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
     out = io.StringIO()
     call_command("read_mail", stdout=out)
-    assert out.getvalue().startswith("-: played (played)")
+    assert out.getvalue().startswith(f"-: played the answer in game #{game.pk}, seat 1.")
     assert state_of(game).by_name["p1"].coins == 3
 
 

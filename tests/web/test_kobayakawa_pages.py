@@ -35,14 +35,15 @@ def test_the_create_form_checks_kobayakawas_seat_range(client, ana):
     assert not Game.objects.filter(kind="kobayakawa").exists()
 
 
-def test_kobayakawa_ignores_coup_variants_ticked_on_the_form(client, ana):
+def test_kobayakawa_refuses_coup_variants_ticked_on_the_form(client, ana):
     client.force_login(ana)
-    client.post(
+    response = client.post(
         reverse("game_create"),
         {"kind": "kobayakawa", "seat_count": 4, "time_control": "day", "first": "host", "variants": ["inquisitor"]},
     )
-    game = Game.objects.get(kind="kobayakawa")
-    assert game.variants == [] and game.seat_count == 4
+    assert response.status_code == 200
+    assert "Kobayakawa has no variant Inquisitor: untick it, or choose the game it belongs to." in response.content.decode()
+    assert not Game.objects.filter(kind="kobayakawa").exists()
 
 
 def _pages(client, game, user) -> dict:
@@ -62,11 +63,12 @@ def _check_no_leak(html: str, state, player: str, where: str) -> None:
     own = {c for c in (me.card, me.drawn) if c is not None}
     marked = {int(v) for v in re.findall(r'data-card="(\d+)"', html)}
     assert marked <= own, f"{where}: data-card {marked} beyond the viewer's own {own}"
-    shown = {p.card for p in state.players if p.shown and p.name != player}
+    over = KINDS["kobayakawa"].is_over(state)  # then every card is face up
+    shown = {p.card for p in state.players if (p.shown or over) and p.name != player}
     revealed = {int(v) for v in re.findall(r'data-revealed="(\d+)"', html)}
     assert revealed <= shown, f"{where}: data-revealed {revealed} beyond the shown cards {shown}"
     for other in state.players:
-        if other.name != player and not other.shown and other.card is not None:
+        if other.name != player and not other.shown and not over and other.card is not None:
             assert f'data-card="{other.card}"' not in html or other.card in own
             assert f'data-revealed="{other.card}"' not in html or other.card in shown
     assert "data-deck" not in html and "data-hand" not in html

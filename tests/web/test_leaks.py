@@ -79,6 +79,8 @@ def assert_nothing_hidden_leaks(game: Game, clients: dict, check_court_names: bo
             if re.search(r"data-shown=", html):
                 assert examination and seat.player in (state.action.actor, state.action.target), where
             assert '"secret"' not in html and "seen_by" not in html, where
+            # Hands are turned face up for everyone only once the game is over.
+            assert ("data-final-hand" in html) <= (game.status == Game.Status.FINISHED), where
 
 
 @pytest.mark.parametrize(

@@ -256,7 +256,7 @@ def test_the_game_page_shows_table_hand_decisions_history_chat_and_rules(client,
     assert "Your decision: choose your action" in html
     assert len(re.findall(r'data-card="', html)) == 2  # Ana's own two face-down cards
     assert "Income — take 1 coin" in html
-    assert "Steal from Ben — take 2 coins (claims Captain)" in html
+    assert "Steal — next, choose the target" in html
     assert "Ana&#x27;s turn." in html or "Your turn." in html
     assert "Table talk" in html
     assert "Rules of this game" in html
@@ -268,7 +268,8 @@ def test_the_game_page_shows_table_hand_decisions_history_chat_and_rules(client,
 def test_only_legal_decisions_are_offered(client, game, ana, ben):
     ana_buttons = buttons(page(client, ana, reverse("game", args=[game.pk])))
     acts = {b["command"]["act"] for b in ana_buttons}
-    assert acts == {"income", "foreign_aid", "tax", "exchange", "steal"}  # no Coup or Assassination with 2 coins
+    assert acts == {"income", "foreign_aid", "tax", "exchange"}  # no Coup or Assassination with 2 coins
+    assert re.findall(r'name="action" value="(\w+)"', page(client, ana, reverse("game", args=[game.pk]))) == ["steal"]
     assert buttons(page(client, ben, reverse("game", args=[game.pk]))) == []
 
 

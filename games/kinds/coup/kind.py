@@ -36,6 +36,7 @@ class Coup(CoupRules):
     variant_choices = staticmethod(rules.variant_choices)
     rules_summary = staticmethod(rules.rules_summary)
     decision_prompt = staticmethod(decisions.decision_prompt)
+    onlooker_prompt = staticmethod(decisions.onlooker_prompt)
     labeler = staticmethod(decisions.Context)
     option_label = staticmethod(decisions.option_label)
     option_style = staticmethod(decisions.option_style)
@@ -61,12 +62,8 @@ class Coup(CoupRules):
         return [rules.variant_name(v) for v in variants] or [_("Classic")]
 
     @staticmethod
-    def variants(variants) -> list[dict]:
-        return [{"id": v, "name": rules.variant_name(v)} for v in variants]
-
-    @staticmethod
     def static_context(variants) -> dict:
-        return {"characters": rules.characters(variants)}
+        return {"characters": rules.characters(variants), "reference": rules.reference(variants)}
 
 
 KIND = Coup()

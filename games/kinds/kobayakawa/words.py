@@ -139,8 +139,9 @@ def table(view, viewer, names, game, users, awaiting) -> dict:
             "medals": entry["medals"],
             "bet": entry["bet"],
             "discards": list(entry["discards"]),
-            # Another player's card only once shown; the viewer's own is in ``me``.
-            "shown_card": entry["card"] if entry["shown"] and not own else None,
+            # Another player's card once shown, or once the game is over (every card is
+            # then face up); the viewer's own is in ``me``.
+            "shown_card": entry["card"] if (entry["shown"] or winners) and not own else None,
             # A face-down card in front of another player still in the round.
             "back": not own and not entry["shown"] and not entry["out"] and bool(view.get("stage")),
             "answer": entry["answer"],

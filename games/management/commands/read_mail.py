@@ -12,20 +12,43 @@ For self-hosting without an ESP: point the reply address's mailbox at it.
   (a message received before is recognised by its Message-ID and ignored while
   the cache remembers it): prefer a Maildir or a pipe.
 
-Prints one line per message with its outcome (see ``games.mail.inbound.Outcome``).
+Prints one plain sentence per message with its outcome (``games.mail.inbound.Outcome``),
+never what the message said.
 Exit status 0; 2 with a one-line error when PATH cannot be read; 1 when a
 message failed unexpectedly (it stays unread in a Maildir, for the next run).
 """
 
 import email
 import email.policy
+import logging
 import mailbox
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from games.mail.inbound import receive
+from games.mail.inbound import Outcome, receive
+
+# Why a message was ignored, as the end of a sentence.
+IGNORED_BECAUSE = {
+    "auto-reply": "it is an automatic reply",
+    "our-own-email": "it is one of the site's own emails",
+    "duplicate": "it was read before",
+    "too-many-explanations": "its player has already been sent enough explanations",
+    "no-such-seat": "the seat it answers is no longer in the game",
+    "forged-address": "its reply address was not signed by this site",
+    "no-reply-address": "it is not addressed to a game's reply address",
+}
+
+
+def sentence(outcome: Outcome) -> str:
+    """What became of a message, in a plain sentence."""
+    where = f" in game #{outcome.game_id}, seat {outcome.position + 1}" if outcome.game_id is not None else ""
+    if outcome.status == "played":
+        return f"played the answer{where}."
+    if outcome.status == "explained":
+        return f"not played{where} ({outcome.reason}): the player was emailed why."
+    return f"ignored{where}: {IGNORED_BECAUSE.get(outcome.reason, outcome.reason)}."
 
 
 class Command(BaseCommand):
@@ -40,6 +63,9 @@ class Command(BaseCommand):
         kind.add_argument("--mbox", action="store_true", help="PATH is an mbox file")
 
     def handle(self, *args, path, maildir, mbox, **options):
+        # Each message's outcome is this command's own line: the log's copy of it
+        # would say everything twice.
+        logging.getLogger("games.mail.inbound").setLevel(logging.WARNING)
         if path == "-":
             message = email.message_from_binary_file(sys.stdin.buffer, policy=email.policy.default)
             failed = not self._receive("-", message)
@@ -89,7 +115,7 @@ class Command(BaseCommand):
         except Exception as error:  # noqa: BLE001 - one broken message must not stop the others
             self.stdout.write(f"{key}: error: {type(error).__name__}: {error}")
             return False
-        self.stdout.write(f"{key}: {outcome}")
+        self.stdout.write(f"{key}: {sentence(outcome)}")
         return True
 
     def _fail(self, message):

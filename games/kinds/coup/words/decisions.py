@@ -45,6 +45,7 @@ class DecisionWords:
     labels: dict
     waits_for: Callable
     prompt: object = None
+    onlooker_prompt: object = None  # said of another player, when the prompt speaks to the player
     grouped: bool = False  # the options are grouped under their action's name (a turn)
 
 
@@ -377,13 +378,15 @@ WORDS = {
         "examine": _label_examine,
     },
         waits_for=_waits_for_turn,
+        onlooker_prompt=gettext_lazy("choose an action"),
         grouped=True,
     ),
     "respond": DecisionWords(
         labels={"allow": _label_allow, "challenge": _label_challenge, "block": _label_block},
         waits_for=_waits_for_respond,
         # The engine's prompt, where a page can say more than an error message needs.
-        prompt=gettext_lazy("respond to the claim: let it pass or oppose it"),
+        # Not "the claim": Foreign Aid claims no character and is answered here too.
+        prompt=gettext_lazy("respond: let it pass or oppose it"),
     ),
     "block": DecisionWords(labels={"allow": _label_allow, "block": _label_block}, waits_for=_waits_for_block),
     "challenged": DecisionWords(
@@ -412,6 +415,14 @@ def decision_prompt(kind) -> str:
     if words is not None and words.prompt is not None:
         return str(words.prompt)
     return _(DECISIONS[kind].prompt) if kind in DECISIONS else str(kind)
+
+
+def onlooker_prompt(kind) -> str:
+    """What a decision asks, said of another player: "choose an action"."""
+    words = WORDS.get(kind)
+    if words is not None and words.onlooker_prompt is not None:
+        return str(words.onlooker_prompt)
+    return decision_prompt(kind)
 
 
 def option_label(option: dict, ctx: Context, decision: str) -> str:

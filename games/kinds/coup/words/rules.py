@@ -1,11 +1,13 @@
 """Coup's rules for players: the base game in a paragraph, each variant's name, line
-and paragraph (the create form and the rules panel), and the characters' gallery."""
+and paragraph (the create form and the rules panel), the characters' gallery and
+the card reference (who does what, who blocks what), read from the engine's table
+of the variants in play."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine.cards import VARIANTS, characters_in_play
-from .names import card_ability, card_list, card_name
+from ..engine.cards import COSTS, FORCED_COUP_COINS, VARIANTS, characters_in_play, table_for
+from .names import action_name, card_ability, card_list, card_name, coins
 
 VARIANT_NAMES = {
     "two_player_draft": gettext_lazy("Two-player draft"),
@@ -94,3 +96,38 @@ def rules_summary(variants=()) -> list[str]:
 def characters(variants=()) -> list[dict]:
     """The characters in play with their names and abilities, for the card gallery."""
     return [{"id": c, "name": card_name(c), "ability": card_ability(c)} for c in characters_in_play(variants)]
+
+
+# The turn's actions in the order the reference lists them.
+REFERENCE_ORDER = (
+    "income", "foreign_aid", "coup", "tax", "patronage", "exchange", "steal", "examine", "assassinate",
+    "embezzle", "convert",
+)
+
+
+def reference(variants=()) -> dict:
+    """Every action of a game with ``variants``: its cost, the character it claims
+    (if any) and the characters that block it; and the forced Coup."""
+    table = table_for(frozenset(variants))
+    rows = []
+    for act in REFERENCE_ORDER:
+        if act not in table.turn_actions:
+            continue
+        if act in table.claims:
+            who = card_name(table.claims[act])
+        elif act == "embezzle":
+            who = _("whoever holds no %(card)s") % {"card": card_name(table.embezzle_forbidden)}
+        else:
+            who = _("anyone")
+        rows.append(
+            {
+                "action": action_name(act),
+                "cost": coins(COSTS[act]) if act in COSTS else "",
+                "who": who,
+                "blocked_by": card_list(table.blockers.get(act, ())),
+            }
+        )
+    return {
+        "rows": rows,
+        "forced": _("With %(coins)s or more, a player must Coup.") % {"coins": coins(FORCED_COUP_COINS)},
+    }

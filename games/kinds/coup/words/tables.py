@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 
 from games.kinds.words import last_action_told
 
-from .decisions import Context, decision_prompt, pending_effect
-from .names import action_name, card_name, faction_name
+from ..engine.cards import FORCED_COUP_COINS
+from .decisions import Context, decision_prompt, onlooker_prompt, pending_effect
+from .names import action_name, card_name, coins, faction_name
 
 
 def table(view, viewer, names, game, users, awaiting) -> dict:
@@ -37,9 +38,11 @@ def table(view, viewer, names, game, users, awaiting) -> dict:
             "faction_name": faction_name(entry.get("faction")) if entry.get("faction") else "",
             "turn": view.get("turn") == entry["name"],
             "winner": view.get("winner") == entry["name"],
-            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+            "deciding": _deciding(awaiting, entry["name"], viewer),
         }
-        row["backs"] = range(row["hidden_count"])
+        # Another seat's hand as a list: the game is over and every hand is face up.
+        row["face_up"] = list(hand) if not own and isinstance(hand, list) else []
+        row["backs"] = range(0 if row["face_up"] else row["hidden_count"])
         players.append(row)
         if own:
             # The viewer's own face-down cards: the only cards a page marks with data-card.
@@ -52,7 +55,10 @@ def table(view, viewer, names, game, users, awaiting) -> dict:
         "factions": any(p["faction"] for p in players),
         "reserve": view.get("reserve", 0),
         "court_count": view["court"] if isinstance(view.get("court"), int) else len(view.get("court", [])),
-        "pending": pending_summary(view, ctx),
+        # The claim on the table, until the game ends.
+        "pending": pending_summary(view, ctx) if not view.get("winner") else "",
+        "answers": _answers(view, names),
+        "forced_coup": _forced_coup(me, awaiting.get(viewer)),
         "shown": _shown(view, viewer, names),
         "inheritance": _inheritance(view, names),
     }
@@ -74,7 +80,7 @@ def replay_table(game, view, viewer, names) -> dict:
             "faction_name": faction_name(entry["faction"]) if entry.get("faction") else "",
             "turn": view.get("turn") == entry["name"],
             "winner": view.get("winner") == entry["name"],
-            "deciding": decision_prompt(awaiting[entry["name"]]) if entry["name"] in awaiting else "",
+            "deciding": _deciding(awaiting, entry["name"], viewer),
         }
         for entry in view["players"]
     ]
@@ -85,6 +91,15 @@ def replay_table(game, view, viewer, names) -> dict:
         "aside": list(view.get("aside", [])),
         "pending": pending_summary(view, ctx),
     }
+
+
+def _deciding(awaiting: dict, player: str, viewer) -> str:
+    """What ``player``'s seat says it is asked: to the reader in the second person,
+    of anyone else in neutral words."""
+    if player not in awaiting:
+        return ""
+    prompt = decision_prompt if player == viewer else onlooker_prompt
+    return prompt(awaiting[player])
 
 
 def email_context(view, viewer, names) -> dict:
@@ -138,6 +153,31 @@ def pending_summary(view: dict, ctx: Context) -> str:
             "claimant": ctx.name(pending.get("challenged")),
         }
     return text
+
+
+def _answers(view: dict, names: dict) -> dict | None:
+    """Who has let the claim on the table pass and who is still to answer it, while
+    the other players are asked whether to challenge or block."""
+    pending = view.get("pending")
+    asked = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
+    if not pending or view.get("winner") or not set(asked.values()) & {"respond", "block"}:
+        return None
+    claimant = pending.get("blocker") or pending.get("player")
+    others = [p["name"] for p in view["players"] if p["alive"] and p["name"] != claimant]
+    return {
+        "passed": [names.get(p, p) for p in others if p not in asked],
+        "waiting": [names.get(p, p) for p in others if p in asked],
+    }
+
+
+def _forced_coup(me: dict | None, decision: str | None) -> str:
+    """Why a player with 10 coins or more is offered only a Coup."""
+    if me is None or decision != "turn" or me["coins"] < FORCED_COUP_COINS:
+        return ""
+    return _("You have %(coins)s: with %(forced)s or more, the rules allow only a Coup.") % {
+        "coins": coins(me["coins"]),
+        "forced": coins(FORCED_COUP_COINS),
+    }
 
 
 def _shown(view, viewer, names):
