@@ -44,8 +44,8 @@ def bot_for(kind: str, level: str):
         return import_module("bots.treason").TreasonPlayer()
     if level == "default":
         return DefaultPlayer()
-    easy_answer = import_module(KIND_MODULES[kind]).easy_answer
-    return EasyPlayer(easy_answer) if level == "easy" else StrongPlayer(easy_answer)
+    playouts = import_module(KIND_MODULES[kind]).PLAYOUTS
+    return EasyPlayer(playouts) if level == "easy" else StrongPlayer(playouts)
 
 
 def knowledge_for(kind: str, seat: str) -> SeatKnowledge:

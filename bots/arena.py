@@ -58,6 +58,10 @@ def play_match(kind: str, seats: list, games: int, budget: Budget, seed=None, va
     rotated one seat further each game. Returns the arena's summary."""
     bots = {level: bot_for(kind, level) for level in seats}
     rules_of(kind).check_config([f"p{i}" for i in range(len(seats))], list(variants))
+    for bot in bots.values():
+        check_game = getattr(bot, "check_game", None)  # a level that plays only some games says so
+        if check_game is not None:
+            check_game(len(seats), variants)
     rng = random.Random(seed)
     wins, seconds, decisions = Counter(), Counter(), Counter()
     for game in range(games):

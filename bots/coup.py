@@ -28,6 +28,7 @@ from games.kinds.coup.engine.rules import challenged_claim
 from games.kinds.coup.engine.state import APPLY
 
 from .knowledge import HIDDEN, bring_to_top, forget, make_known
+from .players import Playouts
 
 # How much a card is worth keeping, for the easy player's choices of what to
 # keep, lose or show (ties broken by the deck's order).
@@ -312,3 +313,30 @@ EASY = {
     "inheritance": _inheritance,
     "draft": _most_worth,
 }
+
+
+# ---- how the strong player imagines the rest of a game -----------------------------
+
+HORIZON_EVENTS = 80  # about three turns round a table of four
+
+
+def horizon(state):
+    """Stop a playout some events on: far enough for an attack and its answer to
+    play out, near enough that the dice of later turns do not drown the choice."""
+    limit = state.seq + HORIZON_EVENTS
+    return lambda played: played.seq >= limit
+
+
+def score(state, seat: str) -> float:
+    """1 for the winner, 0 for a player out; otherwise the seat's share of the
+    table's strength, an influence worth two coins' worth of ten."""
+    if state.winner is not None:
+        return 1.0 if state.winner == seat else 0.0
+    me = state.by_name[seat]
+    if not me.alive:
+        return 0.0
+    strength = {p.name: len(p.hand) + min(p.coins, 10) / 20 for p in state.players if p.alive}
+    return strength[seat] / sum(strength.values())
+
+
+PLAYOUTS = Playouts(easy_answer, horizon, score)

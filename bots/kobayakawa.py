@@ -11,6 +11,7 @@ from games.kinds.kobayakawa.engine.rules import CARDS
 from games.kinds.kobayakawa.engine.state import APPLY
 
 from .knowledge import HIDDEN, bring_to_top
+from .players import Playouts
 
 DRAW_BELOW = 8  # the easy player draws when its card is below this, else flips a new Kobayakawa card
 SURE_BET = 11  # it always bets a card this high
@@ -80,3 +81,20 @@ def easy_answer(state, name: str, options: list[dict], rng) -> dict:
         or (card <= LOW_CARD and state.kobayakawa >= HIGH_KOBAYAKAWA)
     )
     return acts["bet"] if bet else acts["pass"]
+
+
+def horizon(state):
+    """Stop a playout once the round in play is settled (or dealt again)."""
+    number, seq = state.round, state.seq
+    return lambda played: played.round != number or (played.stage is None and played.seq > seq)
+
+
+def score(state, seat: str) -> float:
+    """Once over, a win's share; before, the seat's share of the medals in play."""
+    if state.over:
+        return 1 / len(state.winners) if seat in state.winners else 0.0
+    medals = {p.name: p.medals + p.bet for p in state.players}
+    return medals[seat] / (sum(medals.values()) or 1)
+
+
+PLAYOUTS = Playouts(easy_answer, horizon, score)

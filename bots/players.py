@@ -4,6 +4,8 @@ Each answers ``choose(knowledge, rng, budget)``: the seat's ``SeatKnowledge``
 (what the seat saw, never the game's state), a random source, and a ``Budget``.
 """
 
+import random
+
 from games.engine.dealer import PlayoutDealer
 from games.engine.playout import play_out
 
@@ -23,49 +25,69 @@ class EasyPlayer:
 
     level = "easy"
 
-    def __init__(self, easy_answer):
-        self.easy_answer = easy_answer
+    def __init__(self, playouts):
+        self.easy_answer = playouts.easy_answer
 
     def choose(self, knowledge, rng, budget) -> dict:
         return self.easy_answer(knowledge.state, knowledge.seat, knowledge.options(), rng)
 
 
+class Playouts:
+    """How the strong player imagines the rest of a game of one kind: everyone
+    plays ``easy_answer``; a playout stops at ``horizon(state)`` (a function of
+    the state that says when to stop); ``score(state, seat)`` says how well
+    ``seat`` stands then, from 0 (out) to 1 (won)."""
+
+    def __init__(self, easy_answer, horizon, score):
+        self.easy_answer = easy_answer
+        self.horizon = horizon
+        self.score = score
+
+    def picker(self, rng):
+        easy = self.easy_answer
+
+        def pick(state, name, options):
+            return easy(state, name, options, rng)
+
+        return pick
+
+
 class StrongPlayer:
-    """Information-set Monte Carlo: deals the cards the seat has not seen at
-    random, consistently with what it knows (``SeatKnowledge.sample``), plays
-    each candidate answer in such a world and the game on to its end with every
-    player following the easy rules, and takes the answer that won most often.
-    The candidates take turns, each with a fresh world, until the budget is spent."""
+    """Information-set Monte Carlo. Each round deals the cards the seat has not
+    seen at random, consistently with what it knows (``SeatKnowledge.sample``),
+    then plays every candidate answer in a copy of that same world (the same
+    deal and the same dice for each, so the candidates are compared on equal
+    terms) with every player following the easy rules, up to the kind's horizon,
+    and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
+    of the game, in between the seat's share of the table). Rounds go on until
+    the budget is spent; the answer with the best total wins."""
 
     level = "strong"
 
-    def __init__(self, easy_answer):
-        self.easy_answer = easy_answer
+    def __init__(self, playouts):
+        self.playouts = playouts
 
     def choose(self, knowledge, rng, budget) -> dict:
         options = knowledge.options()
         if len(options) == 1:
             return options[0]
-        rules, seat = knowledge.rules, knowledge.seat
-        easy = self.easy_answer
-
-        def imagined(state, name, choices):
-            return easy(state, name, choices, rng)
-
+        rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
+        dump, load = rules.dump, rules.load
         more = budget.clock()
-        won = [0.0] * len(options)
-        played = [0] * len(options)
-        turn = 0
-        while turn < len(options) or more():
-            index = turn % len(options)
-            world = knowledge.sample(rng)
-            dealer = PlayoutDealer(rng.random())
-            rules.play_option(world, seat, options[index], dealer)
-            play_out(rules, world, dealer, rng, pick=imagined)
-            winners = rules.winners(world)
-            if seat in winners:
-                won[index] += 1 / len(winners)
-            played[index] += 1
-            turn += 1
-        best = max(range(len(options)), key=lambda i: won[i] / played[i])
-        return options[best]
+        totals = [0.0] * len(options)
+        while True:
+            world = dump(knowledge.sample(rng))
+            dice = rng.random()
+            for index, option in enumerate(options):
+                imagined = load(world)
+                imagined_rng = random.Random(dice)
+                dealer = PlayoutDealer(dice)
+                rules.play_option(imagined, seat, option, dealer)
+                play_out(
+                    rules, imagined, dealer, imagined_rng,
+                    pick=playouts.picker(imagined_rng), stop=playouts.horizon(imagined),
+                )
+                totals[index] += playouts.score(imagined, seat)
+            if not more():
+                break
+        return options[max(range(len(options)), key=totals.__getitem__)]

@@ -40,10 +40,15 @@ class NumpyLikeRandom:
 class TreasonPlayer:
     level = "treason"
 
+    @staticmethod
+    def check_game(players: int, variants) -> None:
+        """Refuse (``ValueError``) a game other than classic Coup."""
+        if set(variants) & set(VARIANTS) or players > 6:
+            raise ValueError("The treason bot plays classic Coup only (no variants, at most 6 players).")
+
     def choose(self, knowledge, rng, budget) -> dict:
         state = knowledge.state
-        if state.variants & set(VARIANTS) or len(state.players) > 6:
-            raise ValueError("The treason bot plays classic Coup only (no variants, at most 6 players).")
+        self.check_game(len(state.players), state.variants)
         options = knowledge.options()
         seat = knowledge.seat
         kind = knowledge.decision

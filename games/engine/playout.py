@@ -50,20 +50,21 @@ def random_pick(rng):
     return pick
 
 
-def play_out(rules, state, dealer, rng, pick=None, max_decisions: int = 10_000) -> int:
-    """Play ``state`` on to the end through the fast path; returns the decisions
-    taken. Whoever answers next is drawn at random among the awaited players (the
-    first challenge received is the one resolved); ``pick(state, name, options)``
-    chooses their answer among their legal options, a random one by default. The
-    state is changed in place. Each answer goes through the same decision handler
-    as ``play``, without the checks a listed option needs not pass again."""
+def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int = 10_000) -> int:
+    """Play ``state`` on to the end (or until ``stop(state)`` is true) through the
+    fast path; returns the decisions taken. Whoever answers next is drawn at
+    random among the awaited players (the first challenge received is the one
+    resolved); ``pick(state, name, options)`` chooses their answer among their
+    legal options, a random one by default. The state is changed in place. Each
+    answer goes through the same decision handler as ``play``, without the checks
+    a listed option needs not pass again."""
     rand = rng.random
     specs = rules.Flow.DECISIONS
     flow = rules.unrecorded_flow(state, dealer)
     answered = flow.answered
     decisions = 0
     # ``BaseFlow.answer`` and ``random_pick`` inlined: this loop is the bots' hottest path.
-    while not state.over:
+    while not state.over and (stop is None or not stop(state)):
         if decisions >= max_decisions:
             raise RuntimeError(f"a {rules.kind} playout did not end after {max_decisions} decisions")
         awaiting = state.awaiting
