@@ -201,14 +201,16 @@ def _strength(p) -> tuple:
     return (len(p.hand), p.coins)
 
 
-def _aimed(state, me, options):
+def _aimed(state, me, options, rng):
     """The option aimed at the strongest opponent (most cards, then most coins);
-    a declared attack names the character most likely still hidden."""
+    a declared attack names a character at random, each as likely as the copies
+    of it the player cannot see."""
     target = max(options, key=lambda o: _strength(state.by_name[o["target"]]))["target"]
     if "name" not in options[0]:
         return next(o for o in options if o["target"] == target)
-    hidden = _copies(state)
-    guess = max(state.table.characters, key=lambda c: (hidden - _visible(state, me, c), _worth(c)))
+    characters = state.table.characters
+    unseen = [_copies(state) - _visible(state, me, c) for c in characters]
+    guess = rng.choices(characters, weights=unseen)[0] if any(unseen) else rng.choice(characters)
     return next(o for o in options if o["target"] == target and o["name"] == guess)
 
 
@@ -228,9 +230,9 @@ def _turn(state, me, options, rng):
     claims = state.table.claims
     hand = me.hand
     if "coup" in by_act:
-        return _aimed(state, me, by_act["coup"])
+        return _aimed(state, me, by_act["coup"], rng)
     if "assassinate" in by_act and claims["assassinate"] in hand:
-        return _aimed(state, me, by_act["assassinate"])
+        return _aimed(state, me, by_act["assassinate"], rng)
     for act in ("tax", "patronage"):
         if act in by_act and claims[act] in hand:
             return min(by_act[act], key=lambda o: _strength(state.by_name[o["target"]])) if act == "patronage" else by_act[act][0]

@@ -6,6 +6,8 @@ Each game kind's engine (``games/kinds/<kind>/engine/``) subclasses ``BaseFlow``
 ``GameKind``: ``games/kinds/__init__.py`` declares every member once).
 """
 
+from importlib import import_module
+
 from .dealer import LiveDealer
 from .errors import IllegalMove
 from .errors import gettext_noop as _
@@ -140,6 +142,14 @@ class Rules:
 
     def new_state(self):
         return self.State()
+
+    # The bots (a pure-Python package beside the engine) are loaded only when asked for.
+    @property
+    def bot_levels(self) -> tuple:
+        return import_module("bots").levels_of(self.kind)
+
+    def bot(self, level: str):
+        return import_module("bots").bot_for(self.kind, level)
 
     def apply(self, state, event: Event) -> None:
         self.Flow.APPLY[event.type](state, event.data, event.secret)
