@@ -70,23 +70,24 @@ class SeatKnowledge:
 
 class Budget:
     """How long a bot may think about one decision: ``seconds`` of CPU time (the
-    arena's ``--budget-ms``), and optionally at most ``playouts`` simulated games
-    (so that a test's decision does not depend on the machine's speed)."""
+    arena's ``--budget-ms``), and optionally at most ``worlds`` imagined deals of
+    the unseen cards (so that a test's answer does not depend on the machine's
+    speed). At least one world is always imagined."""
 
-    def __init__(self, seconds: float = 1.0, playouts: int | None = None):
+    def __init__(self, seconds: float = 1.0, worlds: int | None = None):
         self.seconds = seconds
-        self.playouts = playouts
+        self.worlds = worlds
 
     def clock(self):
-        """A function that says whether the budget allows another playout."""
+        """``more()``, asked after each world: whether the budget allows another."""
         deadline = time.process_time() + self.seconds
-        limit = self.playouts
+        limit = self.worlds
         count = 0
 
         def more() -> bool:
             nonlocal count
             count += 1
-            if limit is not None and count > limit:
+            if limit is not None and count >= limit:
                 return False
             return time.process_time() < deadline
 

@@ -12,7 +12,7 @@ from bots import Budget, UnknownBotLevel, bot_for
 from bots.arena import play_match
 from games.kinds import KINDS
 
-QUICK = Budget(seconds=60, playouts=2)  # the strong bot thinks a fixed, small amount
+QUICK = Budget(seconds=60, worlds=2)  # the strong bot thinks a fixed, small amount
 
 
 @pytest.mark.parametrize(

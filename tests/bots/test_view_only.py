@@ -31,7 +31,7 @@ COUP_GAMES = [
     (5, ["lawyer"]),
 ]
 KOBAYAKAWA_GAMES = [(3, []), (4, []), (6, [])]
-BUDGET = Budget(seconds=60, playouts=1)  # a fixed number of playouts: the same answer on any machine
+BUDGET = Budget(seconds=60, worlds=2)  # a fixed number of worlds: the same answer on any machine
 STRONG_EVERY = 4  # the strong bot is asked at every fourth decision, to keep the test quick
 
 
