@@ -15,7 +15,7 @@ from games.kinds.coup.engine.cards import VARIANTS
 try:
     from coupml import constants as C
     from coupml.rule_ai import RuleAI
-except ImportError as missing:  # pragma: no cover - depends on the optional extra
+except ImportError as missing:
     raise ImportError("the treason bot needs the coupml package: pip install -e '.[bench]'") from missing
 
 MASKED = "hidden"  # how coupml's own view writes another player's face-down card

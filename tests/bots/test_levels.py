@@ -4,6 +4,7 @@ knowledge matches its view at every decision; a level that does not exist, or
 cannot play the game asked for, gets a clear error."""
 
 import json
+import sys
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -84,3 +85,12 @@ def test_the_arena_prints_its_summary_as_the_last_line(capsys):
     assert summary["game"] == "kobayakawa" and summary["players"] == 3 and summary["games"] == 3
     assert set(summary["wins"]) == {"easy", "default"}
     assert summary["win_share"]["easy"] == pytest.approx(summary["wins"]["easy"] / 3, abs=0.001)
+
+
+def test_the_treason_level_without_coupml_installed_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "coupml", None)  # as if the bench extra were not installed
+    monkeypatch.delitem(sys.modules, "bots.treason", raising=False)
+    with pytest.raises(ImportError, match=r"needs the coupml package: pip install -e '\.\[bench\]'"):
+        bot_for("coup", "treason")
+    with pytest.raises(CommandError, match="needs the coupml package"):
+        arena("--game", "coup", "--players", "2", "--games", "1", "--seats", "treason,easy")
