@@ -40,16 +40,6 @@ def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: 
     return state, events, decisions
 
 
-def random_pick(rng):
-    """``pick(state, name, options)`` for ``play_out``: a uniformly random option."""
-    rand = rng.random
-
-    def pick(state, name, options):
-        return options[int(rand() * len(options))]
-
-    return pick
-
-
 def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int = 10_000) -> int:
     """Play ``state`` on to the end (or until ``stop(state)`` is true) through the
     fast path; returns the decisions taken. Whoever answers next is drawn at
@@ -62,11 +52,10 @@ def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int
     specs = rules.Flow.DECISIONS
     flow = rules.unrecorded_flow(state, dealer)
     answered = flow.answered
-    decisions = 0
-    # ``BaseFlow.answer`` and ``random_pick`` inlined: this loop is the bots' hottest path.
-    while not state.over and (stop is None or not stop(state)):
-        if decisions >= max_decisions:
-            raise RuntimeError(f"a {rules.kind} playout did not end after {max_decisions} decisions")
+    # ``BaseFlow.answer`` and a random pick inlined: this loop is the bots' hottest path.
+    for decisions in range(max_decisions):
+        if state.over or (stop is not None and stop(state)):
+            return decisions
         awaiting = state.awaiting
         if len(awaiting) == 1:
             ((name, decision),) = awaiting.items()
@@ -79,5 +68,4 @@ def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int
         options = spec.options(state, player)
         spec.handle(flow, player, options[int(rand() * len(options))] if pick is None else pick(state, name, options))
         answered()
-        decisions += 1
-    return decisions
+    raise RuntimeError(f"a {rules.kind} playout did not end after {max_decisions} decisions")
