@@ -175,7 +175,7 @@ class Rules:
 
     def unrecorded_flow(self, state, dealer):
         """A flow over ``state`` that builds no events, for a playout that answers
-        many decisions in a row through ``BaseFlow.answer`` (``play_out``)."""
+        many decisions in a row (``playout.play_out``)."""
         return self._unrecorded(state, dealer)
 
     def resign(self, state, player: str, dealer=None) -> list:

@@ -35,7 +35,6 @@ def test_each_level_plays_whole_games_to_the_end(kind, seats, variants):
 
 
 def test_the_treason_level_plays_classic_coup_to_the_end():
-    pytest.importorskip("coupml")
     result = play_match("coup", ["treason", "easy", "treason", "default"], games=4, budget=QUICK, seed=5)
     assert sum(result["wins"].values()) == pytest.approx(4)
 
@@ -44,8 +43,6 @@ def test_every_kind_offers_its_levels_through_the_registry():
     for name, kind in KINDS.items():
         assert kind.bot_levels[:3] == ("default", "easy", "strong")
         for level in kind.bot_levels:
-            if level == "treason":
-                pytest.importorskip("coupml")
             assert kind.bot(level).level == level
     assert "treason" in KINDS["coup"].bot_levels and "treason" not in KINDS["kobayakawa"].bot_levels
 
@@ -72,7 +69,6 @@ def test_the_arena_refuses_bad_input_with_a_clean_error(capsys):
         arena("--game", "coup", "--players", "2", "--games", "0", "--seats", "easy,easy")
     with pytest.raises(CommandError, match="Unknown variant: cheating"):
         arena("--game", "coup", "--players", "2", "--games", "1", "--seats", "easy,easy", "--variants", "cheating")
-    pytest.importorskip("coupml")
     with pytest.raises(CommandError, match="classic Coup only"):
         arena("--game", "coup", "--players", "3", "--games", "1", "--seats", "treason,easy,easy", "--variants", "lawyer")
     assert capsys.readouterr().out == ""  # nothing half-printed
