@@ -146,10 +146,10 @@ class Rules:
     # The bots (a pure-Python package beside the engine) are loaded only when asked for.
     @property
     def bot_levels(self) -> tuple:
-        return import_module("bots").levels_of(self.kind)
+        return import_module("games.bots").levels_of(self.kind)
 
     def bot(self, level: str):
-        return import_module("bots").bot_for(self.kind, level)
+        return import_module("games.bots").bot_for(self.kind, level)
 
     def apply(self, state, event: Event) -> None:
         self.Flow.APPLY[event.type](state, event.data, event.secret)

@@ -163,10 +163,11 @@ class GameKind(Protocol):
     adds (classic Coup: "treason")."""
 
     def bot(self, level: str) -> Any:
-        """The computer player of ``level`` (``bots/``). It answers from its seat's
-        knowledge only, never from the state: ``bots.decide(bot,
-        bots.knowledge_for(kind, seat) fed with every event, view(state, seat),
-        rng, bots.Budget(seconds))``. Raises ``bots.UnknownBotLevel`` (a
+        """The computer player of ``level`` (``games/bots/``, with the kind's own
+        ``bots.py``). It answers from its seat's knowledge only, never from the
+        state: ``bots.decide(bot, bots.knowledge_for(kind, seat) fed with every
+        event, view(state, seat), rng, bots.Budget(seconds))``. Raises
+        ``bots.UnknownBotLevel`` (a
         ``ValueError`` naming the levels there are) for a level not in
         ``bot_levels``, and ``ImportError`` when the level needs a package that is
         not installed ("treason": the ``bench`` extra)."""

@@ -9,8 +9,8 @@ import sys
 import pytest
 from django.core.management import CommandError, call_command
 
-from bots import Budget, UnknownBotLevel, bot_for
-from bots.arena import play_match
+from games.bots import Budget, UnknownBotLevel, bot_for
+from games.bots.arena import play_match
 from games.kinds import KINDS
 
 QUICK = Budget(seconds=60, worlds=2)  # the strong bot thinks a fixed, small amount
@@ -85,7 +85,7 @@ def test_the_arena_prints_its_summary_as_the_last_line(capsys):
 
 def test_the_treason_level_without_coupml_installed_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "coupml", None)  # as if the bench extra were not installed
-    monkeypatch.delitem(sys.modules, "bots.treason", raising=False)
+    monkeypatch.delitem(sys.modules, "games.kinds.coup.treason", raising=False)
     with pytest.raises(ImportError, match=r"needs the coupml package: pip install -e '\.\[bench\]'"):
         bot_for("coup", "treason")
     with pytest.raises(CommandError, match="needs the coupml package"):

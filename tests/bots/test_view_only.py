@@ -14,8 +14,8 @@ from collections import Counter
 
 import pytest
 
-from bots import Budget, bot_for, decide, knowledge_for, levels_of
-from bots.knowledge import HIDDEN
+from games.bots import Budget, bot_for, decide, knowledge_for, levels_of
+from games.bots.knowledge import HIDDEN
 from games.engine.dealer import SeededDealer
 from games.kinds import rules_of
 

@@ -12,8 +12,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bots import Budget
-from bots.arena import UnfinishedGame, play_match
+from games.bots import Budget
+from games.bots.arena import UnfinishedGame, play_match
 from games.engine import IllegalMove
 from games.kinds import KIND_NAMES
 

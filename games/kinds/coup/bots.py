@@ -27,8 +27,8 @@ from games.kinds.coup.engine.cards import (
 from games.kinds.coup.engine.rules import challenged_claim
 from games.kinds.coup.engine.state import APPLY
 
-from .knowledge import HIDDEN, bring_to_top, forget, make_known
-from .players import Playouts
+from games.bots.knowledge import HIDDEN, bring_to_top, forget, make_known
+from games.bots.players import Playouts
 
 # How much a card is worth keeping, for the easy player's choices of what to
 # keep, lose or show (ties broken by the deck's order).
@@ -182,6 +182,8 @@ class CoupTracker:
 
 
 Tracker = CoupTracker
+# Classic Coup's level of its own: coupml's rule-based AI, loaded only when asked for.
+EXTRA_LEVELS = {"treason": "games.kinds.coup.treason"}
 
 
 # ---- the easy player ---------------------------------------------------------------

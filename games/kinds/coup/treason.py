@@ -37,7 +37,7 @@ class NumpyLikeRandom:
         self._rng.shuffle(items)
 
 
-class TreasonPlayer:
+class Player:
     level = "treason"
 
     @staticmethod

@@ -10,8 +10,8 @@ Kobayakawa card, discards, bets, medals).
 from games.kinds.kobayakawa.engine.rules import CARDS
 from games.kinds.kobayakawa.engine.state import APPLY
 
-from .knowledge import HIDDEN, bring_to_top
-from .players import Playouts
+from games.bots.knowledge import HIDDEN, bring_to_top
+from games.bots.players import Playouts
 
 DRAW_BELOW = 8  # the easy player draws when its card is below this, else flips a new Kobayakawa card
 SURE_BET = 11  # it always bets a card this high
@@ -63,6 +63,7 @@ class KobayakawaTracker:
 
 
 Tracker = KobayakawaTracker
+EXTRA_LEVELS = {}
 
 
 def easy_answer(state, name: str, options: list[dict], rng) -> dict:
