@@ -18,13 +18,15 @@ from ..models import Game, Invitation, Seat
 from ..selectors import seat_of
 from . import notifications
 from .errors import ServiceError, engine_call
-from .play import events_append
+from .play import DEFAULT_TAKEOVER, events_append
 from .preferences import preferences_events
 
 # Invitations are emails from our domain to addresses someone typed: enough to
 # fill any game (and replace a few who decline), not enough to send spam.
 INVITATIONS_PER_GAME = 20
 INVITATIONS_PER_DAY = 30
+# After how many deadlines missed in a row a bot may take an absent player's seat (0: never).
+TAKEOVER_CHOICES = (0, 1, 2, 3)
 
 
 def game_create(
@@ -39,11 +41,14 @@ def game_create(
     kind: str = DEFAULT_KIND,
     kind_options: dict | None = None,
     first_user=None,
+    takeover: int = DEFAULT_TAKEOVER,
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
     ``kind_options`` are the kind's own choices from the create form (its
-    ``create_fields``), stored with the game's options for its setup to read."""
+    ``create_fields``), stored with the game's options for its setup to read.
+    ``takeover``: after how many deadlines missed in a row a bot plays for the
+    absent player (0: never)."""
     engine = KINDS.get(kind)
     if engine is None:
         raise ServiceError(_("Unknown game."))
@@ -52,6 +57,8 @@ def game_create(
         raise ServiceError(_("Choose who starts."))
     if turn_seconds <= 0 or response_seconds <= 0:
         raise ServiceError(_("Choose a time control."))
+    if takeover not in TAKEOVER_CHOICES:
+        raise ServiceError(_("Choose when a bot plays for an absent player."))
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
@@ -60,6 +67,7 @@ def game_create(
             options={
                 "variants": sorted(variants),
                 "first": first,
+                "takeover": takeover,
                 **{name: value for name, value in (kind_options or {}).items() if name in engine.create_fields()},
                 **({"first_user": first_user.pk} if first_user is not None else {}),
             },
@@ -140,17 +148,17 @@ def invitation_respond(*, token: str, user, accept: bool) -> Seat | None:
         if not accept and invited is None:
             # Whoever declines for an address speaks for it: nobody invites it again.
             address_opt_out(address=invitation.email, scope=AddressOptOut.Scope.INVITATIONS)
-        return _take_seat(invitation.game, user) if accept else None
+        return take_seat(invitation.game, user) if accept else None
 
 
 def seat_join(*, game: Game, user, join_token: str) -> Seat:
     if not secrets.compare_digest(join_token, game.join_token):
         raise ServiceError(_("This invitation link is not valid."))
     with transaction.atomic():
-        return _take_seat(game, user)
+        return take_seat(game, user)
 
 
-def _take_seat(game: Game, user) -> Seat:
+def take_seat(game: Game, user) -> Seat:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.GATHERING:
         raise ServiceError(_("This game is no longer gathering players."))
@@ -258,6 +266,7 @@ def game_rematch(*, game: Game, by) -> Game:
             first=Game.First.PLAYER if winner else Game.First.RANDOM,
             first_user=winner.user if winner else None,
             kind_options={name: game.options[name] for name in KINDS[game.kind].create_fields() if name in game.options},
+            takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
         )
         rematch.options["rematch_of"] = game.pk
         rematch.save(update_fields=["options"])
