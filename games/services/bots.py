@@ -32,6 +32,9 @@ from .gathering import game_create, game_start, take_seat
 from .locks import locked_for_play
 from .play import decision_apply, seat_returned, stand_in_begin
 
+# The levels a table can seat: the arena's baseline ("default") and the adapter of
+# an outside AI ("treason", an optional package) are for measuring bots, not for play.
+SEATED_LEVELS = ("easy", "strong")
 # A practice game's time controls: a day, the bots answer within seconds anyway.
 PRACTICE_SECONDS = 24 * 3600
 
@@ -73,7 +76,7 @@ def practice_start(*, host, kind: str = DEFAULT_KIND, seat_count: int, level: st
 
 
 def _check_level(kind: str, level: str) -> None:
-    if kind not in KINDS or level not in KINDS[kind].bot_levels:
+    if kind not in KINDS or level not in SEATED_LEVELS or level not in KINDS[kind].bot_levels:
         raise ServiceError(_("There is no bot of that level for this game."))
 
 

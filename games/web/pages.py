@@ -8,10 +8,13 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
+from django.conf import settings
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import bot_label
 from games.kinds import KINDS
-from games.models import Game
+from games.models import Game, SeatChange
 from games.selectors import display_name
 
 
@@ -159,3 +162,20 @@ def _duration(seconds: int) -> str:
         return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
     return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
+
+
+def seat_changes(game: Game) -> list[str]:
+    """When bots took seats over for absent players and when those came back, in order."""
+    shown = []
+    for change in game.seat_changes.select_related("seat__user__profile"):
+        words = {
+            "name": display_name(change.seat.user),
+            "bot": bot_label(settings.BOT_STAND_IN_LEVEL),
+        }
+        if change.change == SeatChange.Change.MISSED:
+            shown.append(_("%(name)s missed their deadlines: %(bot)s plays for them.") % words)
+        elif change.change == SeatChange.Change.ASKED:
+            shown.append(_("%(name)s asked %(bot)s to play for them.") % words)
+        else:
+            shown.append(_("%(name)s is back.") % words)
+    return shown
