@@ -39,7 +39,7 @@ TIME_CONTROL_CHOICES = [
 
 # After how many missed deadlines in a row a bot plays for an absent player (0: never).
 TAKEOVER_FORM_CHOICES = [
-    ("2", _("After 2 missed deadlines in a row (recommended)")),
+    ("2", _("After 2 missed deadlines in a row")),
     ("1", _("After 1 missed deadline")),
     ("3", _("After 3 missed deadlines in a row")),
     ("0", _("Never: the deadline's safe answer plays for them")),
@@ -78,7 +78,7 @@ class GameCreateForm(forms.Form):
     )
     takeover = forms.ChoiceField(
         label=_("When a player stops answering, a bot plays for them"),
-        choices=TAKEOVER_FORM_CHOICES, initial="2", widget=forms.RadioSelect,
+        choices=TAKEOVER_FORM_CHOICES, initial="2", widget=forms.RadioSelect, required=False,
     )
 
     def __init__(self, *args, **kwargs):
@@ -130,7 +130,7 @@ class GameCreateForm(forms.Form):
             "reminders": bool(data.get("reminders")),
             "first": data["first"],
             "kind_options": {name: data[name] for name in KINDS[kind].create_fields() if data.get(name)},
-            "takeover": int(data["takeover"]),
+            "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
         }
 
 
@@ -138,11 +138,12 @@ class PracticeForm(forms.Form):
     """A practice game: the player alone against bots of one level."""
 
     kind = forms.ChoiceField(label=_("Game"), initial=DEFAULT_KIND)
-    seat_count = forms.IntegerField(label=_("Players"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4)
+    seat_count = forms.IntegerField(label=_("Seats"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4)
     level = forms.ChoiceField(label=_("Bots"), initial="easy")
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+        # Its own prefix: the create form on the same page has fields of the same names.
+        super().__init__(*args, prefix="practice", **kwargs)
         self.fields["kind"].choices = kind_choices()
         self.fields["level"].choices = bot_level_choices()
 
