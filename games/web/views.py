@@ -113,7 +113,6 @@ def game(request, pk):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
     context = pages.table_context(table_for(game, request.user))
     context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
-    context["seat_changes"] = pages.seat_changes(game)
     return render(request, "games/game.html", context)
 
 
