@@ -12,14 +12,12 @@ seat's knowledge only: the game's events as that seat may see them, folded
 """
 
 import random
-import secrets
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import EmailMode, Profile
+from accounts.services import bot_account
 
 from ..bots import Budget, decide, knowledge_for
 from ..engine.events import Event as EngineEvent
@@ -37,19 +35,6 @@ from .play import decision_apply, seat_returned, stand_in_begin
 SEATED_LEVELS = ("easy", "strong")
 # A practice game's time controls: a day, the bots answer within seconds anyway.
 PRACTICE_SECONDS = 24 * 3600
-
-
-def bot_account(level: str):
-    """A bot account of ``level``: no email address, no usable password, inactive
-    (allauth refuses it), never written to. One is made per seat it takes; a game
-    seats each account once."""
-    user = get_user_model().objects.create(
-        username=f"bot-{level}-{secrets.token_hex(6)}", email="", is_active=False
-    )
-    user.set_unusable_password()
-    user.save(update_fields=["password"])
-    Profile.objects.update_or_create(user=user, defaults={"bot_level": level, "email_mode": EmailMode.NONE})
-    return user
 
 
 def bot_seat(*, game: Game, by, level: str) -> Seat:

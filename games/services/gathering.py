@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.mail import address_opt_out, mail_refused
-from accounts.models import AddressOptOut
+from accounts.models import AddressOptOut, profile_of
+from accounts.services import bot_account
 
 from ..engine.seats import seat_players
 from ..kinds import DEFAULT_KIND, KINDS
@@ -242,8 +243,9 @@ def _first_player(game: Game, seats: list) -> str:
 def game_rematch(*, game: Game, by) -> Game:
     """A new game for the players of the finished ``game``, with the same kind,
     variants, seats and time controls: ``by`` hosts it and invites the others'
-    accounts (never showing an address), and the previous winner starts (docs/rules.md
-    §1). Asked again (by anyone), it returns the rematch already made rather than
+    accounts (never showing an address), a fresh bot of the same level takes each
+    bot's seat, and the previous winner (or the bot in its place) starts
+    (docs/rules.md §1). Asked again (by anyone), it returns the rematch already made rather than
     a second one."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # one rematch, even when two ask at once
@@ -269,9 +271,15 @@ def game_rematch(*, game: Game, by) -> Game:
             takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
         )
         rematch.options["rematch_of"] = game.pk
+        for seat in game.seats.select_related("user__profile").exclude(user=by).order_by("position"):
+            level = profile_of(seat.user).bot_level  # a bot's own seat, not an absentee's stand-in
+            if not level:
+                _invitation_to_account(game=rematch, by=by, user=seat.user)
+                continue
+            bot = take_seat(rematch, bot_account(level)).user
+            if seat == winner:
+                rematch.options["first_user"] = bot.pk
         rematch.save(update_fields=["options"])
-        for seat in game.seats.select_related("user").exclude(user=by):
-            _invitation_to_account(game=rematch, by=by, user=seat.user)
     return rematch
 
 

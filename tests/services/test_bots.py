@@ -11,9 +11,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import override
 
+from accounts.models import profile_of
+from accounts.services import bot_account
 from games import tasks
 from games.kinds import KINDS
-from games.models import Game, Seat, SeatChange
+from games.models import Game, Invitation, Seat, SeatChange
 from games.selectors import game_state, player_names
 from games.services import bots, gathering, play
 from games.services.errors import DecisionPassed, ServiceError
@@ -175,10 +177,29 @@ def test_a_bot_asked_to_play_a_finished_game_is_a_clear_error(db):
 
 
 def test_a_bot_account_cannot_sign_in_and_is_shown_as_a_bot(db, client):
-    bot = bots.bot_account("strong")
+    bot = bot_account("strong")
     assert not bot.is_active and not bot.has_usable_password() and bot.email == ""
     assert not client.login(username=bot.username, password="")
     game = gathering_game(make_player("Ana"), seats=2)
     bots.bot_seat(game=game, by=game.host, level="strong")
     with override("es"):
         assert "Bot (fuerte)" in player_names(game).values()
+
+
+def test_a_rematch_seats_fresh_bots_of_the_same_levels_and_invites_only_people(db):
+    ana, ben = make_player("Ana"), make_player("Ben")
+    game = gathering_game(ana, seats=4)
+    bots.bot_seat(game=game, by=ana, level="easy")
+    bots.bot_seat(game=game, by=ana, level="strong")
+    gathering.take_seat(game, ben)
+    gathering.game_start(game=game, by=ana)
+    old_bots = set(game.seats.exclude(user__in=[ana, ben]).values_list("user_id", flat=True))
+    winner = game.seats.get(position=1).user  # the easy bot
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, winner=winner)
+    game.refresh_from_db()
+    rematch = gathering.game_rematch(game=game, by=ana)
+    seats = list(rematch.seats.select_related("user__profile").order_by("position"))
+    assert [profile_of(seat.user).bot_level for seat in seats] == ["", "easy", "strong"]
+    assert not old_bots & {seat.user_id for seat in seats}
+    assert rematch.options["first_user"] == seats[1].user_id  # the winner's level stands in for it
+    assert list(Invitation.objects.filter(game=rematch).values_list("user", flat=True)) == [ben.pk]
