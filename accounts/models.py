@@ -42,6 +42,10 @@ class Profile(models.Model):
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone],
         help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
     )
+    # A computer player's account: its level (empty for a person). It has no email
+    # address and no usable password, so it can neither sign in nor be written to.
+    bot_level = models.CharField(max_length=20, blank=True, default="", editable=False)
+
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
@@ -54,11 +58,28 @@ class Profile(models.Model):
         return display_name_of(self.user, profile=self)
 
 
+# The bot levels as players read them (``GameKind.bot_levels``).
+BOT_LEVEL_NAMES = {
+    "default": _("by the clock"),
+    "easy": _("easy"),
+    "strong": _("strong"),
+    "treason": _("treason"),
+}
+
+
+def bot_label(level: str) -> str:
+    """How a bot of ``level`` is named at the table: "Bot (strong)"."""
+    return _("Bot (%(level)s)") % {"level": BOT_LEVEL_NAMES.get(level, level)}
+
+
 def display_name_of(user, *, profile=None) -> str:
     """The name shown for ``user``: their display name, else the start of their email
-    address (never the whole address: other players must not learn it)."""
+    address (never the whole address: other players must not learn it); a bot's
+    label for a bot."""
     if profile is None:
         profile = Profile.objects.filter(user=user).first()
+    if profile is not None and profile.bot_level:
+        return str(bot_label(profile.bot_level))
     if profile is not None and profile.display_name:
         return profile.display_name
     email = getattr(user, "email", "") or ""

@@ -27,7 +27,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     ours, theirs = [], []
     for round_number in range(args.rounds):
-        engine = play_games("coup", args.players, args.games)
+        engine = play_games("coup", args.players, args.games, seed=round_number)
         baseline = play_random_games(args.players, args.games, seed=round_number)
         ours.append(engine["games_per_s"])
         theirs.append(baseline["games_per_s"])

@@ -291,3 +291,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Computer players: how long a bot waits before it answers (so a table of bots does
+# not play a whole game in a second), the strong level's CPU time per decision, and
+# the level that plays for a player who is away.
+BOT_DELAY_SECONDS = float(env_str("BOT_DELAY_SECONDS") or 2)
+BOT_BUDGET_SECONDS = float(env_str("BOT_BUDGET_SECONDS") or 1)
+BOT_STAND_IN_LEVEL = "easy"

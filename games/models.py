@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import profile_of
+
 from .engine.seats import seat_player
 from .kinds import DEFAULT_KIND
 
@@ -74,6 +76,12 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     extension_used = models.BooleanField(default=False, help_text="more time is granted once per game")
     notified_version = models.PositiveIntegerField(default=0, help_text="the log read up to in the last email")
+    # The clock's count of this seat's deadlines missed in a row (an answer resets it).
+    missed_deadlines = models.PositiveSmallIntegerField(default=0)
+    # A bot's level playing this seat while its player is away; empty when they play.
+    stand_in = models.CharField(max_length=20, blank=True, default="")
+    # Whether the player was told that the stand-in played one of their decisions.
+    stand_in_told = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position"]
@@ -89,6 +97,34 @@ class Seat(models.Model):
     def player(self) -> str:
         """This seat's player name inside the engine."""
         return seat_player(self.position)
+
+    @property
+    def bot_level(self) -> str:
+        """The level of the bot that plays this seat now: its bot account's, or the
+        stand-in's while its player is away; empty when a person plays it."""
+        return self.stand_in or profile_of(self.user).bot_level
+
+
+class SeatChange(models.Model):
+    """A bot took a seat over for its absent player, or the player came back: shown
+    in the history among the game's events (after event ``version - 1``)."""
+
+    class Change(models.TextChoices):
+        MISSED = "missed", _("missed deadlines")
+        ASKED = "asked", _("asked for it")
+        BACK = "back", _("came back")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="changes")
+    version = models.PositiveIntegerField(help_text="the game's version when it happened")
+    change = models.CharField(max_length=10, choices=Change.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version", "pk"]
+
+    def __str__(self):
+        return f"{self.seat} {self.change} at {self.version}"
 
 
 class Event(models.Model):

@@ -1,6 +1,8 @@
 """Reading games for pages, emails and tests (no writes here)."""
 
-from accounts.models import display_name_of
+from django.utils.translation import gettext as _
+
+from accounts.models import bot_label, display_name_of
 
 from .engine.common import PUBLIC
 from .engine.events import Event as EngineEvent
@@ -41,8 +43,15 @@ def display_name(user) -> str:
 
 
 def player_names(game: Game) -> dict:
-    """Engine player name → display name, for every seat of ``game``."""
-    return {seat.player: display_name(seat.user) for seat in game.seats.select_related("user__profile")}
+    """Engine player name → display name, for every seat of ``game``; a seat a bot
+    plays while its player is away says so."""
+    return {
+        seat.player: (
+            _("%(name)s, played by %(bot)s") % {"name": display_name(seat.user), "bot": bot_label(seat.stand_in)}
+            if seat.stand_in else display_name(seat.user)
+        )
+        for seat in game.seats.select_related("user__profile")
+    }
 
 
 def table_for(game: Game, user) -> dict:

@@ -22,8 +22,9 @@ from outbox import services as outbox
 
 from .mail import emails
 from .models import Game, Seat
-from .services import clock, play, preferences, presence, verification
+from .services import bots, clock, play, preferences, presence, verification
 from .services.attention import game_isolated
+from .services.errors import ServiceError
 from .services.notifications import preferences_key
 
 EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "max_retries": 8}
@@ -33,6 +34,22 @@ EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "
 def expire_deadline(game_id: int, version: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     return game is not None and bool(game_isolated(game, "deadline", play.deadline_expire, version=version))
+
+
+@shared_task(ignore_result=True)
+def bot_answer(game_id: int, seat_id: int, version: int) -> bool:
+    """The bot playing a seat answers its decision of ``version``: nothing (False)
+    when the game, or that decision, has moved on since it was queued."""
+    game = Game.objects.filter(pk=game_id).first()
+    return game is not None and bool(game_isolated(game, "bot", _bot_answered, seat_id=seat_id, version=version))
+
+
+def _bot_answered(*, game: Game, seat_id: int, version: int) -> bool:
+    try:
+        bots.bot_answer(game=game, seat_id=seat_id, version=version)
+    except ServiceError:  # the decision passed, a person plays the seat, or the game ended
+        return False
+    return True
 
 
 @shared_task(ignore_result=True)
@@ -124,6 +141,11 @@ def send_finished(seat_id: int) -> None:
 @shared_task(ignore_result=True, **EMAIL_RETRY)
 def send_reply_unclear(seat_id: int, line: str, problem: str, reading: str = "") -> None:
     emails.send_reply_unclear(seat_id, line=line, problem=problem, reading=reading)
+
+
+@shared_task(ignore_result=True, **EMAIL_RETRY)
+def send_stand_in(seat_id: int, news: str) -> None:
+    emails.send_stand_in(seat_id, news)
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)

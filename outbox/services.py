@@ -96,7 +96,7 @@ def _publish(waiting) -> tuple[int, bool]:
     handed = 0
     with transaction.atomic():
         for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
-            if message.task not in current_app.tasks:  # renamed or removed since it was written
+            if not _task_known(message.task):  # renamed or removed since it was written
                 _record_failure(message, "no such task")
                 log.error("Outbox message %s names no known task (%s); it waits.", message.pk, message.task)
                 continue
@@ -111,6 +111,15 @@ def _publish(waiting) -> tuple[int, bool]:
                 log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
                 return handed, True
     return handed, False
+
+
+def _task_known(name: str) -> bool:
+    """Whether ``name`` is a registered task. Celery imports the apps' task modules
+    only when a worker starts; a web process imports them the first time it meets
+    a name it does not know yet."""
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()
+    return name in current_app.tasks
 
 
 def _record_failure(message: Message, error: str) -> None:

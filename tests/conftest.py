@@ -122,6 +122,13 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _bots_answer_at_once(settings):
+    """Bots answer without their pause and think briefly, as in the test workers."""
+    settings.BOT_DELAY_SECONDS = 0
+    settings.BOT_BUDGET_SECONDS = 0.02
+
+
 @pytest.fixture
 def ana(db):
     return make_player("Ana")

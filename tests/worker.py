@@ -43,6 +43,9 @@ class Workers:
             "EMAIL_HOST": smtp_server.mailbox.host,
             "EMAIL_PORT": str(smtp_server.mailbox.port),
             "CELERY_TASK_ALWAYS_EAGER": "0",
+            # Bots answer at once and think briefly: a test plays whole games.
+            "BOT_DELAY_SECONDS": "0",
+            "BOT_BUDGET_SECONDS": "0.02",
         }
         self.running: dict[str, subprocess.Popen] = {}
 

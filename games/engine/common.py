@@ -6,6 +6,8 @@ Each game kind's engine (``games/kinds/<kind>/engine/``) subclasses ``BaseFlow``
 ``GameKind``: ``games/kinds/__init__.py`` declares every member once).
 """
 
+from importlib import import_module
+
 from .dealer import LiveDealer
 from .errors import IllegalMove
 from .errors import gettext_noop as _
@@ -60,7 +62,12 @@ class BaseFlow:
         version = command.get("version")
         if version is not None and version != decision.id:
             raise IllegalMove(_("That decision has already passed."))
-        spec.handle(self, state.by_name[name], command)
+        return self.answer(spec, state.by_name[name], command)
+
+    def answer(self, spec, player, command: dict) -> list[Event]:
+        """``player`` answers their awaited ``spec`` decision with ``command``,
+        already known to be readable and of the right act."""
+        spec.handle(self, player, command)
         self.answered()
         return self.events
 
@@ -84,6 +91,19 @@ class BaseFlow:
                 if len(self.events) > answered_from:
                     self.events[answered_from].data["timed_out"] = True
         return self.events
+
+
+class UnrecordedFlow:
+    """Mixed into a game's ``Flow`` for playouts: each event is folded into the
+    state as ``emit`` always does, but no ``Event`` is built or kept, since a
+    playout only needs where the game ends up."""
+
+    __slots__ = ()
+
+    def emit(self, type, data, secret=None, seen_by=()):
+        state = self.state
+        self.APPLY[type](state, data, secret)
+        state.seq += 1
 
 
 def _readable(command) -> bool:
@@ -123,9 +143,18 @@ class Rules:
     def __init__(self):
         # Each decision's options, by decision kind: ``options`` runs at every answer.
         self._options = {kind: spec.options for kind, spec in self.Flow.DECISIONS.items()}
+        self._unrecorded = type(f"Unrecorded{self.Flow.__name__}", (UnrecordedFlow, self.Flow), {"__slots__": ()})
 
     def new_state(self):
         return self.State()
+
+    # The bots (a pure-Python package beside the engine) are loaded only when asked for.
+    @property
+    def bot_levels(self) -> tuple:
+        return import_module("games.bots").levels_of(self.kind)
+
+    def bot(self, level: str):
+        return import_module("games.bots").bot_for(self.kind, level)
 
     def apply(self, state, event: Event) -> None:
         self.Flow.APPLY[event.type](state, event.data, event.secret)
@@ -140,6 +169,19 @@ class Rules:
 
     def play(self, state, player: str, command: dict, dealer=None) -> list:
         return self.Flow(state, dealer or LiveDealer()).command(player, command)
+
+    def play_option(self, state, player: str, option: dict, dealer, record: bool = False) -> list:
+        """The playouts' trusted path: ``player`` answers with ``option``, which
+        must be one of ``options(state, player)`` as listed now (it is not checked
+        again). Reaches the same state as ``play``; the events are built and
+        returned only when ``record`` asks for them (else an empty list)."""
+        flow = (self.Flow if record else self._unrecorded)(state, dealer)
+        return flow.answer(self.Flow.DECISIONS[state.awaiting[player].kind], state.by_name[player], option)
+
+    def unrecorded_flow(self, state, dealer):
+        """A flow over ``state`` that builds no events, for a playout that answers
+        many decisions in a row (``playout.play_out``)."""
+        return self._unrecorded(state, dealer)
 
     def resign(self, state, player: str, dealer=None) -> list:
         return self.Flow(state, dealer or LiveDealer()).resign(player)

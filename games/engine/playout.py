@@ -1,7 +1,11 @@
 """Random legal playouts: every awaited player answers with a random legal option.
 
-Used by the benchmark and by the property tests; it goes through the same
-``play`` a real game uses, so it checks every command as the service would.
+``random_game`` goes through the same ``play`` a real game uses, so it checks
+every command as the service would (the property tests use it). ``play_out`` is
+the playouts' fast path, the one the bots' simulations and the benchmark take:
+each answer is an option just listed, played through ``play_option`` without
+the command checks and without building events (tests/engine/test_fast_path.py
+proves it reaches the same states as ``play``).
 """
 
 import random
@@ -35,3 +39,34 @@ def random_game(kind: str, players: int, variants=(), seed=None, max_decisions: 
         events += play(state, name, choose(rng, options(state, name)), dealer)
         decisions += 1
     return state, events, decisions
+
+
+def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int = 10_000) -> int:
+    """Play ``state`` on to the end (or until ``stop(state)`` is true) through the
+    fast path; returns the decisions taken. Whoever answers next is drawn at
+    random among the awaited players (the first challenge received is the one
+    resolved); ``pick(state, name, options)`` chooses their answer among their
+    legal options, a random one by default. The state is changed in place. Each
+    answer goes through the same decision handler as ``play``, without the checks
+    a listed option needs not pass again."""
+    rand = rng.random
+    specs = rules.Flow.DECISIONS
+    flow = rules.unrecorded_flow(state, dealer)
+    answered = flow.answered
+    # ``BaseFlow.answer`` and a random pick inlined: this loop is the bots' hottest path.
+    for decisions in range(max_decisions):
+        if state.over or (stop is not None and stop(state)):
+            return decisions
+        awaiting = state.awaiting
+        if len(awaiting) == 1:
+            ((name, decision),) = awaiting.items()
+        else:
+            names = list(awaiting)
+            name = names[int(rand() * len(names))]
+            decision = awaiting[name]
+        spec = specs[decision.kind]
+        player = state.by_name[name]
+        options = spec.options(state, player)
+        spec.handle(flow, player, options[int(rand() * len(options))] if pick is None else pick(state, name, options))
+        answered()
+    raise RuntimeError(f"a {rules.kind} playout did not end after {max_decisions} decisions")

@@ -154,6 +154,24 @@ class GameKind(Protocol):
         (``data`` is the POST) with ``legend``, ``intro``, ``has_changed()`` and
         ``save()``; or None for a kind that keeps none."""
 
+    # ---- computer players ----------------------------------------------------------------------
+
+    bot_levels: tuple
+    """The computer players a seat of this kind can be given, by level name,
+    weakest first: "default" (the deadline's answers), "easy" (a few readable
+    rules), "strong" (Monte Carlo over the hands it cannot see), and any the kind
+    adds (classic Coup: "treason")."""
+
+    def bot(self, level: str) -> Any:
+        """The computer player of ``level`` (``games/bots/``, with the kind's own
+        ``bots.py``). It answers from its seat's knowledge only, never from the
+        state: ``bots.decide(bot, bots.knowledge_for(kind, seat) fed with every
+        event, view(state, seat), rng, bots.Budget(seconds))``. Raises
+        ``bots.UnknownBotLevel`` (a
+        ``ValueError`` naming the levels there are) for a level not in
+        ``bot_levels``, and ``ImportError`` when the level needs a package that is
+        not installed ("treason": the ``bench`` extra)."""
+
     # ---- what leaves the engine --------------------------------------------------------------
 
     def view(self, state, viewer: str) -> dict:

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.mail import mail_refused
-from accounts.models import EmailMode, profile_of
+from accounts.models import EmailMode, bot_label, profile_of
 
 from ..kinds import KINDS
 from ..models import Event, Game, Invitation, Seat
@@ -56,6 +56,8 @@ def _send(
     if mail_refused(to, invitation=user is None):
         log.info("Did not send %s: the address asked for no such email", name)
         return
+    if user is not None and profile_of(user).bot_level:
+        return  # a bot's account has no address and reads no email
     # Dates in the recipient's time zone (their profile's; UTC for an invitation's
     # address, which may have no account).
     zone = profile_of(user).time_zone if user is not None else None
@@ -154,7 +156,7 @@ def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
             found.finished.append(seat.pk)
         elif seat.player in eliminated:
             found.eliminated.append(seat.pk)
-        elif seat.player in asked and mode == EmailMode.EVERY:
+        elif seat.player in asked and mode == EmailMode.EVERY and not seat.stand_in:
             found.decisions.append((seat.pk, asked[seat.player]))
         elif before == 0:
             found.started.append(seat.pk)
@@ -244,6 +246,17 @@ def send_eliminated(seat_id: int) -> None:
 
 def send_finished(seat_id: int) -> None:
     _news("finished", seat_id)
+
+
+def send_stand_in(seat_id: int, news: str) -> None:
+    """Tell a player that a bot plays for them until they are back (``news``
+    "began"), or that it answered a decision of theirs for the first time ("played")."""
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    profile = profile_of(seat.user)
+    if profile.email_mode == EmailMode.NONE or not seat.stand_in:
+        return
+    context = {**_game_context(seat.game), "news": news, "level": bot_label(seat.stand_in)}
+    _send("stand-in", seat.user.email, context, language=profile.language, game=seat.game, user=seat.user)
 
 
 def send_extension(game_id: int, seat_id: int) -> None:

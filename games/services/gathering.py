@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.mail import address_opt_out, mail_refused
-from accounts.models import AddressOptOut
+from accounts.models import AddressOptOut, profile_of
+from accounts.services import bot_account
 
 from ..engine.seats import seat_players
 from ..kinds import DEFAULT_KIND, KINDS
@@ -18,13 +19,15 @@ from ..models import Game, Invitation, Seat
 from ..selectors import seat_of
 from . import notifications
 from .errors import ServiceError, engine_call
-from .play import events_append
+from .play import DEFAULT_TAKEOVER, events_append
 from .preferences import preferences_events
 
 # Invitations are emails from our domain to addresses someone typed: enough to
 # fill any game (and replace a few who decline), not enough to send spam.
 INVITATIONS_PER_GAME = 20
 INVITATIONS_PER_DAY = 30
+# After how many deadlines missed in a row a bot may take an absent player's seat (0: never).
+TAKEOVER_CHOICES = (0, 1, 2, 3)
 
 
 def game_create(
@@ -39,11 +42,14 @@ def game_create(
     kind: str = DEFAULT_KIND,
     kind_options: dict | None = None,
     first_user=None,
+    takeover: int = DEFAULT_TAKEOVER,
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
     ``kind_options`` are the kind's own choices from the create form (its
-    ``create_fields``), stored with the game's options for its setup to read."""
+    ``create_fields``), stored with the game's options for its setup to read.
+    ``takeover``: after how many deadlines missed in a row a bot plays for the
+    absent player (0: never)."""
     engine = KINDS.get(kind)
     if engine is None:
         raise ServiceError(_("Unknown game."))
@@ -52,6 +58,8 @@ def game_create(
         raise ServiceError(_("Choose who starts."))
     if turn_seconds <= 0 or response_seconds <= 0:
         raise ServiceError(_("Choose a time control."))
+    if takeover not in TAKEOVER_CHOICES:
+        raise ServiceError(_("Choose when a bot plays for an absent player."))
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
@@ -60,6 +68,7 @@ def game_create(
             options={
                 "variants": sorted(variants),
                 "first": first,
+                "takeover": takeover,
                 **{name: value for name, value in (kind_options or {}).items() if name in engine.create_fields()},
                 **({"first_user": first_user.pk} if first_user is not None else {}),
             },
@@ -140,17 +149,17 @@ def invitation_respond(*, token: str, user, accept: bool) -> Seat | None:
         if not accept and invited is None:
             # Whoever declines for an address speaks for it: nobody invites it again.
             address_opt_out(address=invitation.email, scope=AddressOptOut.Scope.INVITATIONS)
-        return _take_seat(invitation.game, user) if accept else None
+        return take_seat(invitation.game, user) if accept else None
 
 
 def seat_join(*, game: Game, user, join_token: str) -> Seat:
     if not secrets.compare_digest(join_token, game.join_token):
         raise ServiceError(_("This invitation link is not valid."))
     with transaction.atomic():
-        return _take_seat(game, user)
+        return take_seat(game, user)
 
 
-def _take_seat(game: Game, user) -> Seat:
+def take_seat(game: Game, user) -> Seat:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.GATHERING:
         raise ServiceError(_("This game is no longer gathering players."))
@@ -234,8 +243,9 @@ def _first_player(game: Game, seats: list) -> str:
 def game_rematch(*, game: Game, by) -> Game:
     """A new game for the players of the finished ``game``, with the same kind,
     variants, seats and time controls: ``by`` hosts it and invites the others'
-    accounts (never showing an address), and the previous winner starts (docs/rules.md
-    §1). Asked again (by anyone), it returns the rematch already made rather than
+    accounts (never showing an address), a fresh bot of the same level takes each
+    bot's seat, and the previous winner (or the bot in its place) starts
+    (docs/rules.md §1). Asked again (by anyone), it returns the rematch already made rather than
     a second one."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # one rematch, even when two ask at once
@@ -258,11 +268,18 @@ def game_rematch(*, game: Game, by) -> Game:
             first=Game.First.PLAYER if winner else Game.First.RANDOM,
             first_user=winner.user if winner else None,
             kind_options={name: game.options[name] for name in KINDS[game.kind].create_fields() if name in game.options},
+            takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
         )
         rematch.options["rematch_of"] = game.pk
+        for seat in game.seats.select_related("user__profile").exclude(user=by).order_by("position"):
+            level = profile_of(seat.user).bot_level  # a bot's own seat, not an absentee's stand-in
+            if not level:
+                _invitation_to_account(game=rematch, by=by, user=seat.user)
+                continue
+            bot = take_seat(rematch, bot_account(level)).user
+            if seat == winner:
+                rematch.options["first_user"] = bot.pk
         rematch.save(update_fields=["options"])
-        for seat in game.seats.select_related("user").exclude(user=by):
-            _invitation_to_account(game=rematch, by=by, user=seat.user)
     return rematch
 
 

@@ -6,7 +6,11 @@ Tasks are named here, not imported: ``games.tasks`` calls the services, so the
 services may not import it back. ``TASKS`` lists every name used, and a test
 checks that each is a task the worker has registered."""
 
+from datetime import timedelta
+
 from celery import signature
+from django.conf import settings
+from django.utils import timezone
 
 from outbox import services as outbox
 
@@ -20,8 +24,10 @@ EXPIRE_DEADLINE = "games.tasks.expire_deadline"
 ANNOUNCE_EXTENSION = "games.tasks.announce_extension"
 GIVE_STANDING_ANSWERS = "games.tasks.give_standing_answers"
 SEND_REPLY_UNCLEAR = "games.tasks.send_reply_unclear"
+BOT_ANSWER = "games.tasks.bot_answer"
+SEND_STAND_IN = "games.tasks.send_stand_in"
 TASKS = (SEND_INVITATION, SEND_REMINDER, REMIND_GAME, GAMES_ADVANCED, EXPIRE_DEADLINE, ANNOUNCE_EXTENSION,
-         GIVE_STANDING_ANSWERS, SEND_REPLY_UNCLEAR)
+         GIVE_STANDING_ANSWERS, SEND_REPLY_UNCLEAR, BOT_ANSWER, SEND_STAND_IN)
 
 
 def _queue(task: str, *args, eta=None, key: str | None = None) -> None:
@@ -40,6 +46,24 @@ def game_advanced(game: Game, *, before: int) -> None:
 def deadline_due(game: Game) -> None:
     """Expire ``game``'s deadline at its moment (the minute sweep is the fallback)."""
     _queue(EXPIRE_DEADLINE, game.pk, game.version, eta=game.deadline_at)
+
+
+def bot_called(game: Game, seat: Seat, version: int) -> None:
+    """The bot playing ``seat`` answers its decision of ``version``, after the
+    configured pause (``BOT_DELAY_SECONDS``), so a table of bots plays at a pace
+    people can follow."""
+    eta = timezone.now() + timedelta(seconds=settings.BOT_DELAY_SECONDS) if settings.BOT_DELAY_SECONDS else None
+    _queue(BOT_ANSWER, game.pk, seat.pk, version, eta=eta)
+
+
+def stand_in_began(seat: Seat) -> None:
+    """Tell ``seat``'s player that a bot plays for them until they are back."""
+    _queue(SEND_STAND_IN, seat.pk, "began")
+
+
+def stand_in_played(seat: Seat) -> None:
+    """Tell ``seat``'s player that the bot answered a decision of theirs (the first time)."""
+    _queue(SEND_STAND_IN, seat.pk, "played")
 
 
 def extension_granted(game: Game, seat: Seat) -> None:

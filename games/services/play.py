@@ -7,13 +7,14 @@ events appended in the same transaction, with the tasks they call for
 (``notifications``), which reach Celery once it commits.
 """
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..engine.seats import seat_position
 from ..kinds import KINDS
-from ..models import ChatMessage, Event, Game
+from ..models import ChatMessage, Event, Game, Seat, SeatChange
 from ..selectors import game_state, seat_of
 from . import clock, notifications
 from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
@@ -21,19 +22,40 @@ from .locks import locked_for_play
 from .results import game_results_record
 
 CHAT_MAX_LENGTH = 1000
+# A bot stands in for a player after this many deadlines missed in a row, unless
+# the host chose otherwise (0: never).
+DEFAULT_TAKEOVER = 2
 
 
 def decision_submit(*, game: Game, user, command: dict, version: int) -> None:
-    """``user`` answers their awaited decision, as they saw it at ``version``."""
+    """``user`` answers their awaited decision, as they saw it at ``version``. A
+    player a bot stands in for is back by answering."""
     with busy_database_refused(), transaction.atomic():
         game, seat, state = locked_for_play(game, user)
-        engine = KINDS[game.kind]
-        awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
-        if awaited.get(seat.player) != version:
-            raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
-        command = {key: value for key, value in command.items() if key != "player"}
-        events = engine_call(lambda: engine.play(state, seat.player, {**command, "version": version}), game)
-        events_append(game, state, events)
+        decision_apply(game, seat, state, command, version)
+        if seat.stand_in:
+            seat_returned(game, seat)
+        elif seat.missed_deadlines:
+            Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
+
+
+def decision_apply(game: Game, seat: Seat, state, command: dict, version: int) -> None:
+    """``seat`` answers its awaited decision of ``version`` (``game`` locked): a
+    person's click or reply, or a bot's answer, alike."""
+    engine = KINDS[game.kind]
+    awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
+    if awaited.get(seat.player) != version:
+        raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
+    command = {key: value for key, value in command.items() if key != "player"}
+    events = engine_call(lambda: engine.play(state, seat.player, {**command, "version": version}), game)
+    events_append(game, state, events)
+
+
+def seat_returned(game: Game, seat: Seat) -> None:
+    """``seat``'s player is back (``game`` locked): the bot standing in leaves, and
+    the history says so; bots already queued for the seat find it played by a person."""
+    Seat.objects.filter(pk=seat.pk).update(stand_in="", stand_in_told=False, missed_deadlines=0)
+    SeatChange.objects.create(game=game, seat=seat, version=game.version, change=SeatChange.Change.BACK)
 
 
 def deadline_expire(*, game: Game, version: int) -> bool:
@@ -49,8 +71,33 @@ def deadline_expire(*, game: Game, version: int) -> bool:
             return False
         engine = KINDS[game.kind]
         state = game_state(game)
-        events_append(game, state, engine.timeout(state))
+        missed = {name for name, _kind, _version in engine.awaiting(state)}
+        events = engine.timeout(state)
+        deadlines_missed(game, missed)
+        events_append(game, state, events)
     return True
+
+
+def deadlines_missed(game: Game, players: set) -> None:
+    """The people awaited by ``players`` let a deadline pass (``game`` locked): count
+    it, and hand the seats that reached the game's limit in a row to a bot."""
+    limit = game.options.get("takeover", DEFAULT_TAKEOVER)
+    for seat in game.seats.select_related("user__profile"):
+        if seat.player not in players or seat.bot_level:
+            continue
+        seat.missed_deadlines += 1
+        seat.save(update_fields=["missed_deadlines"])
+        if limit and seat.missed_deadlines >= limit:
+            stand_in_begin(game, seat, SeatChange.Change.MISSED)
+
+
+def stand_in_begin(game: Game, seat: Seat, change: str) -> None:
+    """A bot plays ``seat`` (``game`` locked) until its player is back; they are told once."""
+    seat.stand_in = settings.BOT_STAND_IN_LEVEL
+    seat.stand_in_told = False
+    seat.save(update_fields=["stand_in", "stand_in_told"])
+    SeatChange.objects.create(game=game, seat=seat, version=game.version, change=change)
+    notifications.stand_in_began(seat)
 
 
 def game_resign(*, game: Game, user) -> None:
@@ -96,6 +143,16 @@ def events_append(game: Game, state, events) -> None:
         clock.clock_restart(game, state)
     game.save()
     notifications.game_advanced(game, before=before)
+    if game.status == Game.Status.ACTIVE:
+        _bots_called(game, engine.awaiting(state))
+
+
+def _bots_called(game: Game, awaiting: list) -> None:
+    """Queue an answer from each bot that plays a seat now awaited."""
+    versions = {name: version for name, _kind, version in awaiting}
+    for seat in game.seats.select_related("user__profile"):
+        if seat.player in versions and seat.bot_level:
+            notifications.bot_called(game, seat, versions[seat.player])
 
 
 def events_append_keeping_clock(game: Game, state, events, *, awaited: list) -> None:

@@ -90,7 +90,7 @@ def home(user) -> dict:
             game_attention_mark(game_id=game.pk, during="reading", error=error)
             attention.append({"game": game, "name": game_name(game.kind), "players": list(names.values())})
             continue
-        (waiting if row["waits_for"] else active).append(row)
+        (waiting if row["waits_for"] and not row["stand_in"] else active).append(row)
     # Nearest deadline first; a paused clock (no deadline) after every running one.
     waiting.sort(key=lambda row: (row["game"].deadline_at is None, row["game"].deadline_at or 0, row["game"].pk))
     recent = _results(user)[:RECENT_RESULTS]
@@ -142,6 +142,7 @@ def _active_row(game: Game, seat: Seat, names: dict) -> dict:
         "last_action": game_kind.last_action(game.last_action, names, seat.player),
         "last_action_at": game.last_action_at,
         "paused": game.paused_remaining is not None,
+        "stand_in": bool(seat.stand_in),  # a bot answers for this player until they are back
     }
 
 

@@ -5,8 +5,10 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import BOT_LEVEL_NAMES
 from games.engine import IllegalMove
 from games.engine.seats import seat_players
+from games.services.bots import SEATED_LEVELS
 from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices, variant_name
 from games.translation import translate_illegal_move
 
@@ -35,6 +37,20 @@ TIME_CONTROL_CHOICES = [
 ]
 
 
+# After how many missed deadlines in a row a bot plays for an absent player (0: never).
+TAKEOVER_FORM_CHOICES = [
+    ("2", _("After 2 missed deadlines in a row")),
+    ("1", _("After 1 missed deadline")),
+    ("3", _("After 3 missed deadlines in a row")),
+    ("0", _("Never: the deadline's safe answer plays for them")),
+]
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    """The bot levels a table can seat, as players read them."""
+    return [(level, str(BOT_LEVEL_NAMES[level])) for level in SEATED_LEVELS]
+
+
 class GameCreateForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"), initial=DEFAULT_KIND, required=False, widget=forms.RadioSelect)
     seat_count = forms.IntegerField(
@@ -59,6 +75,10 @@ class GameCreateForm(forms.Form):
         choices=[("random", _("Chosen at random")), ("host", _("Me"))],
         initial="random",
         widget=forms.RadioSelect,
+    )
+    takeover = forms.ChoiceField(
+        label=_("When a player stops answering, a bot plays for them"),
+        choices=TAKEOVER_FORM_CHOICES, initial="2", widget=forms.RadioSelect, required=False,
     )
 
     def __init__(self, *args, **kwargs):
@@ -118,7 +138,26 @@ class GameCreateForm(forms.Form):
             "reminders": bool(data.get("reminders")),
             "first": data["first"],
             "kind_options": {name: data[name] for name in KINDS[kind].create_fields() if data.get(name)},
+            "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
         }
+
+
+class PracticeForm(forms.Form):
+    """A practice game: the player alone against bots of one level."""
+
+    kind = forms.ChoiceField(label=_("Game"), initial=DEFAULT_KIND)
+    seat_count = forms.IntegerField(label=_("Seats"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4)
+    level = forms.ChoiceField(label=_("Bots"), initial="easy")
+
+    def __init__(self, *args, **kwargs):
+        # Its own prefix: the create form on the same page has fields of the same names.
+        super().__init__(*args, prefix="practice", **kwargs)
+        self.fields["kind"].choices = kind_choices()
+        self.fields["level"].choices = bot_level_choices()
+
+
+class BotSeatForm(forms.Form):
+    level = forms.CharField(label=_("Level"), max_length=20)
 
 
 class InviteForm(forms.Form):

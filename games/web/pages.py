@@ -8,13 +8,16 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import bot_label
 from games.kinds import KINDS
-from games.models import Game
+from games.kinds.words import Line
+from games.models import Game, SeatChange
 from games.selectors import display_name
 
 HOUR = 3600
@@ -69,7 +72,7 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
             "prompt": presenter.decision_prompt(decision) if decision else "",
             "option_groups": groups,
             "chosen_action": chosen_action if decision and any(g.get("chosen") for g in groups) else "",
-            "turns": turns(presenter, table["events"], viewer, names),
+            "turns": turns(history_lines(game, presenter, table["events"], viewer, names)),
             "winner": ", ".join(names.get(w, w) for w in winners) if winners else None,
             "you_won": viewer is not None and viewer in winners,
         }
@@ -143,10 +146,10 @@ def _by_target(group: dict, names: dict) -> list[dict]:
     ]
 
 
-def turns(presenter, events: list, viewer, names: dict) -> list[dict]:
+def turns(lines: list[Line]) -> list[dict]:
     """The history grouped by turn, the latest turn first (sentences in order)."""
     grouped: list[dict] = [{"lines": []}]
-    for line in presenter.history_lines(events, viewer, names):
+    for line in lines:
         if line.turn and grouped[-1]["lines"]:
             grouped.append({"lines": []})
         grouped[-1]["lines"].append(line)
@@ -216,3 +219,34 @@ def _duration(seconds: int) -> str:
         return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
     return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
+
+
+def history_lines(game: Game, presenter, events: list, viewer, names: dict) -> list[Line]:
+    """The kind's sentences of ``events`` with, at their place, the bots taking
+    seats over for absent players and those players coming back. A change made at
+    version V came after event V - 1 and before event V: its line carries seq V and
+    goes before that event's first sentence."""
+    merged = []
+    changes = _seat_change_lines(game)
+    for line in presenter.history_lines(events, viewer, names):
+        while changes and changes[0].seq <= line.seq:
+            merged.append(changes.pop(0))
+        merged.append(line)
+    return merged + changes
+
+
+def _seat_change_lines(game: Game) -> list[Line]:
+    words = {"bot": bot_label(settings.BOT_STAND_IN_LEVEL)}
+    sentences = {
+        SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
+        SeatChange.Change.ASKED: _("%(name)s asked %(bot)s to play for them."),
+        SeatChange.Change.BACK: _("%(name)s is back."),
+    }
+    return [
+        Line(
+            seq=change.version,
+            text=sentences[change.change] % {**words, "name": display_name(change.seat.user)},
+            kind="seat.changed",
+        )
+        for change in game.seat_changes.select_related("seat__user__profile")
+    ]

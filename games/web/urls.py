@@ -23,6 +23,7 @@ register_converter(TokenConverter, "token")
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_create, name="game_create"),
+    path("games/practice/", views.practice, name="game_practice"),
     path("games/past/", views.past_games, name="past_games"),
     path("stats/", views.stats, name="stats"),
     path("games/<int:pk>/", views.game, name="game"),
@@ -36,6 +37,9 @@ urlpatterns = [
     path("games/<int:pk>/invite", views.invite, name="game_invite"),
     path("games/<int:pk>/start", views.start, name="game_start"),
     path("games/<int:pk>/leave", views.leave, name="game_leave"),
+    path("games/<int:pk>/bot", views.seat_bot, name="game_seat_bot"),
+    path("games/<int:pk>/play-for-me", views.stand_in, name="game_stand_in"),
+    path("games/<int:pk>/back", views.back, name="game_back"),
     path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
     path("games/<int:pk>/replay/", views.replay, name="game_replay"),
     path("games/<int:pk>/rematch", views.rematch, name="game_rematch"),

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, seat_of, table_for
-from games.services import clock, gathering, play, presence
+from games.services import bots, clock, gathering, play, presence
 from games.services.errors import ServiceError
 from games.web import dashboard, pages, replays
-from games.web.forms import ChatForm, GameCreateForm, InviteForm, number_in
+from games.web.forms import BotSeatForm, ChatForm, GameCreateForm, InviteForm, PracticeForm, bot_level_choices, number_in
 
 POLL_SECONDS = 4  # how often an open game page asks whether anything changed
 STOP_POLLING = 286  # htmx: swap this answer, then stop polling
@@ -67,7 +67,26 @@ def game_create(request):
                 return redirect("game", pk=game.pk)
     else:
         form = GameCreateForm()
-    return render(request, "games/create.html", {"form": form})
+    return render(request, "games/create.html", {"form": form, "practice_form": PracticeForm()})
+
+
+@login_required
+@require_POST
+def practice(request):
+    """One click: a game against bots, started."""
+    form = PracticeForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("game_create")
+    data = form.cleaned_data
+    try:
+        game = bots.practice_start(host=request.user, kind=data["kind"], seat_count=data["seat_count"], level=data["level"])
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("game_create")
+    return _to_game(game)
 
 
 def _seated_game(request, pk):
@@ -218,6 +237,21 @@ def extend(request, pk):
     )
 
 
+@login_required
+@require_POST
+def stand_in(request, pk):
+    return _act(
+        request, pk, lambda game: bots.stand_in_ask(game=game, user=request.user),
+        _("A bot plays for you until you are back."),
+    )
+
+
+@login_required
+@require_POST
+def back(request, pk):
+    return _act(request, pk, lambda game: bots.stand_in_end(game=game, user=request.user), _("Welcome back: you play your seat again."))
+
+
 # ---- after the game ---------------------------------------------------------------------
 
 
@@ -267,6 +301,7 @@ def _chat_context(game, form=None) -> dict:
         "chat_form": form or ChatForm(),
         "game": game,
         "poll_seconds": POLL_SECONDS,
+        "bot_levels": bot_level_choices(),
     }
 
 
@@ -311,6 +346,7 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "invite_form": invite_form or InviteForm(),
         "invitations": pages.invitations_shown(game, request.user),
         "poll_seconds": POLL_SECONDS,
+        "bot_levels": bot_level_choices(),
     }
 
 
@@ -354,6 +390,14 @@ def invite(request, pk):
 @require_POST
 def start(request, pk):
     return _act(request, pk, lambda game: gathering.game_start(game=game, by=request.user))
+
+
+@login_required
+@require_POST
+def seat_bot(request, pk):
+    form = BotSeatForm(request.POST)
+    level = form.cleaned_data["level"] if form.is_valid() else ""
+    return _act(request, pk, lambda game: bots.bot_seat(game=game, by=request.user, level=level))
 
 
 @login_required

@@ -32,7 +32,8 @@ class Flow(BaseFlow):
     DECISIONS = DECISIONS
 
     def answered(self):
-        self.standing_answers()
+        if self.state.standing:
+            self.standing_answers()
 
     def set_standing_answers(self, name: str, prove: bool, lose_first: list) -> list[Event]:
         """``name``'s standing answers: always prove a challenged claim when able

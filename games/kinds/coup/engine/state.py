@@ -69,7 +69,7 @@ class Estate:
 class CoupState:
     __slots__ = (
         "players", "by_name", "variants", "table", "court", "aside", "reserve", "turn", "first",
-        "awaiting", "step", "action", "challenge", "estate", "winner", "seq", "eliminated", "living", "standing", "clockwise",
+        "awaiting", "step", "action", "challenge", "estate", "winner", "over", "seq", "eliminated", "living", "standing", "clockwise",
     )
 
     def __init__(self):
@@ -88,15 +88,12 @@ class CoupState:
         self.challenge: Challenge | None = None
         self.estate: Estate | None = None
         self.winner = None
+        self.over = False  # kept beside ``winner``: every playout step asks it
         self.seq = 0  # events applied
         self.eliminated = 0  # players eliminated so far
         self.living = 0  # players still in the game
         self.standing: dict[str, dict] = {}  # a player's standing answers (private to them)
         self.clockwise: list[tuple[Player, ...]] = []  # by seat: everyone else, clockwise from that seat
-
-    @property
-    def over(self) -> bool:
-        return self.winner is not None
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
@@ -172,6 +169,7 @@ def from_json(data: dict) -> CoupState:
             setattr(estate, name, list(value) if isinstance(value, list) else value)
         state.estate = estate
     state.winner, state.seq, state.eliminated, state.living = data["winner"], data["seq"], data["eliminated"], data["living"]
+    state.over = state.winner is not None
     state.standing = {name: dict(answers) for name, answers in data.get("standing", {}).items()}
     return state
 
@@ -366,6 +364,7 @@ def _standing_set(state, data, secret):
 
 def _game_won(state, data, secret):
     state.winner = data["player"]
+    state.over = True
     state.awaiting = {}
     state.step = None
 

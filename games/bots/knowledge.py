@@ -1,0 +1,123 @@
+"""What one seat knows of a game, and the worlds it cannot tell apart.
+
+A bot never reads a game's state. Its seat's ``SeatKnowledge`` is folded from
+the events as that seat may see them (``Event.visible_to(seat)``): the engine's
+own fold, with every card the seat has not seen written as ``HIDDEN``. A kind's
+``Tracker`` makes each unseen secret such a placeholder (an opponent's hand, the
+court after a shuffle, an opponent's draw) and writes into the placeholders what
+the seat learns later (a card turned face up, a card shown in an examination,
+the cards it returned to the court). The result is a state of the game in which
+the seat's own cards and everything public are exact and the rest is unknown:
+its view is exactly the seat's view (``check``), and ``sample`` deals the
+unknown cards at random, consistently with the deck, into a complete state the
+engine can play on (a "world").
+"""
+
+import time
+
+HIDDEN = "?"  # a card the seat has not seen
+
+
+class KnowledgeMismatch(RuntimeError):
+    """The seat's knowledge disagrees with its view: a tracker missed an event."""
+
+
+class SeatKnowledge:
+    """Everything ``seat`` knows of one game: the events it saw, folded.
+
+    - ``state``: the game with every unseen card ``HIDDEN`` (never a real state).
+    - ``history``: each event's type and the fields the seat may see, in order.
+    """
+
+    def __init__(self, rules, tracker, seat: str):
+        self.rules = rules
+        self.tracker = tracker
+        self.seat = seat
+        self.state = rules.new_state()
+        self.history: list[tuple[str, dict]] = []
+
+    def observe(self, type: str, fields: dict) -> None:
+        """Fold one event, given as the seat sees it (``Event.visible_to(seat)``)."""
+        self.history.append((type, fields))
+        self.tracker.fold(self, type, fields)
+
+    def observe_events(self, events) -> None:
+        for event in events:
+            self.observe(event.type, event.visible_to(self.seat))
+
+    def check(self, view: dict) -> None:
+        """Raise ``KnowledgeMismatch`` unless the folded state shows the seat
+        exactly ``view`` (the game's own view for that seat)."""
+        if self.rules.view(self.state, self.seat) != view:
+            raise KnowledgeMismatch(f"{self.seat}'s knowledge of the game does not match their view")
+
+    @property
+    def decision(self) -> str | None:
+        decision = self.state.awaiting.get(self.seat)
+        return decision.kind if decision is not None else None
+
+    def options(self) -> list[dict]:
+        """The seat's legal answers now: they depend only on its own cards and
+        what is public, so the folded state lists them as the game does."""
+        return self.rules.options(self.state, self.seat)
+
+    def sample(self, rng):
+        """A complete state consistent with everything the seat knows, the unknown
+        cards dealt at random (weighted by what the others claimed, where the kind
+        reads claims)."""
+        return self.tracker.sample(self, rng)
+
+
+class Budget:
+    """How long a bot may think about one decision: ``seconds`` of CPU time (the
+    arena's ``--budget-ms``), and optionally at most ``worlds`` imagined deals of
+    the unseen cards (so that a test's answer does not depend on the machine's
+    speed). At least one world is always imagined."""
+
+    def __init__(self, seconds: float = 1.0, worlds: int | None = None):
+        self.seconds = seconds
+        self.worlds = worlds
+
+    def clock(self):
+        """``more()``, asked after each world: whether the budget allows another."""
+        deadline = time.process_time() + self.seconds
+        limit = self.worlds
+        count = 0
+
+        def more() -> bool:
+            nonlocal count
+            count += 1
+            if limit is not None and count >= limit:
+                return False
+            return time.process_time() < deadline
+
+        return more
+
+
+def bring_to_top(pile: list, cards: list) -> None:
+    """``cards`` (seen by the seat) are the next ones drawn from ``pile``: put them
+    on top, taken from where the seat knew them or from unknown places."""
+    for position, card in enumerate(cards):
+        rest = pile[position:]
+        if card in rest:
+            index = position + rest.index(card)
+        elif HIDDEN in rest:
+            index = position + rest.index(HIDDEN)
+        else:
+            raise KnowledgeMismatch(f"a {card} was drawn from a pile that cannot hold one")
+        pile[index] = pile[position]  # what was on top takes the place of the card brought up
+        pile[position] = card
+
+
+def make_known(hand: list, card) -> None:
+    """``card`` is in ``hand``: an unknown card of it becomes that card."""
+    if card in hand:
+        return
+    if HIDDEN not in hand:
+        raise KnowledgeMismatch(f"a {card} came from a hand that cannot hold one")
+    hand[hand.index(HIDDEN)] = card
+
+
+def forget(pile: list) -> list:
+    """The same number of cards, none known any more."""
+    return [HIDDEN] * len(pile)

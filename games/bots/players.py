@@ -1,0 +1,93 @@
+"""The computer players every game kind has: ``default``, ``easy`` and ``strong``.
+
+Each answers ``choose(knowledge, rng, budget)``: the seat's ``SeatKnowledge``
+(what the seat saw, never the game's state), a random source, and a ``Budget``.
+"""
+
+import random
+
+from games.engine.dealer import PlayoutDealer
+from games.engine.playout import play_out
+
+
+class DefaultPlayer:
+    """Answers what a deadline would: the baseline every other level should beat."""
+
+    level = "default"
+
+    def choose(self, knowledge, rng, budget) -> dict:
+        # A deadline's answer reads only the player's own cards and what is public.
+        return knowledge.rules.default_answer(knowledge.state, knowledge.seat, PlayoutDealer(rng.random()))
+
+
+class EasyPlayer:
+    """Plays by a few readable rules (the kind's ``easy_answer``)."""
+
+    level = "easy"
+
+    def __init__(self, playouts):
+        self.easy_answer = playouts.easy_answer
+
+    def choose(self, knowledge, rng, budget) -> dict:
+        return self.easy_answer(knowledge.state, knowledge.seat, knowledge.options(), rng)
+
+
+class Playouts:
+    """How the strong player imagines the rest of a game of one kind: everyone
+    plays ``easy_answer``; a playout stops at ``horizon(state)`` (a function of
+    the state that says when to stop); ``score(state, seat)`` says how well
+    ``seat`` stands then, from 0 (out) to 1 (won)."""
+
+    def __init__(self, easy_answer, horizon, score):
+        self.easy_answer = easy_answer
+        self.horizon = horizon
+        self.score = score
+
+    def picker(self, rng):
+        easy = self.easy_answer
+
+        def pick(state, name, options):
+            return easy(state, name, options, rng)
+
+        return pick
+
+
+class StrongPlayer:
+    """Information-set Monte Carlo. Each round deals the cards the seat has not
+    seen at random, consistently with what it knows (``SeatKnowledge.sample``),
+    then plays every candidate answer in a copy of that same world (the same
+    deal and the same dice for each, so the candidates are compared on equal
+    terms) with every player following the easy rules, up to the kind's horizon,
+    and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
+    of the game, in between the seat's share of the table). Rounds go on until
+    the budget is spent; the answer with the best total wins."""
+
+    level = "strong"
+
+    def __init__(self, playouts):
+        self.playouts = playouts
+
+    def choose(self, knowledge, rng, budget) -> dict:
+        options = knowledge.options()
+        if len(options) == 1:
+            return options[0]
+        rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
+        dump, load = rules.dump, rules.load
+        more = budget.clock()
+        totals = [0.0] * len(options)
+        while True:
+            world = dump(knowledge.sample(rng))
+            dice = rng.random()
+            for index, option in enumerate(options):
+                imagined = load(world)
+                imagined_rng = random.Random(dice)
+                dealer = PlayoutDealer(dice)
+                rules.play_option(imagined, seat, option, dealer)
+                play_out(
+                    rules, imagined, dealer, imagined_rng,
+                    pick=playouts.picker(imagined_rng), stop=playouts.horizon(imagined),
+                )
+                totals[index] += playouts.score(imagined, seat)
+            if not more():
+                break
+        return options[max(range(len(options)), key=totals.__getitem__)]

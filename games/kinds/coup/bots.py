@@ -1,0 +1,346 @@
+"""Coup for the bots: what a seat knows (``CoupTracker``) and the easy player's
+rules (``easy_answer``), which the strong player also uses to imagine how the
+others will play in its simulations.
+
+``easy_answer`` reads, of the state it is given, only what its player may see:
+its own cards, and everything public (coins, face-up cards, the number of cards
+each player holds, the action in progress). Given a seat's knowledge it answers
+from the seat's view; inside a simulated world it plays each imagined player the
+same way.
+"""
+
+from collections import Counter
+
+from games.kinds.coup.engine.cards import (
+    AMBASSADOR,
+    ASSASSIN,
+    CAPTAIN,
+    CONTESSA,
+    DUKE,
+    INQUISITOR,
+    LAWYER,
+    PATRON,
+    characters_in_play,
+    copies_per_character,
+    deck_for,
+)
+from games.kinds.coup.engine.rules import challenged_claim
+from games.kinds.coup.engine.state import APPLY
+
+from games.bots.knowledge import HIDDEN, bring_to_top, forget, make_known
+from games.bots.players import Playouts
+
+# How much a card is worth keeping, for the easy player's choices of what to
+# keep, lose or show (ties broken by the deck's order).
+WORTH = {DUKE: 5, PATRON: 5, ASSASSIN: 4, CAPTAIN: 4, CONTESSA: 3, LAWYER: 3, INQUISITOR: 3, AMBASSADOR: 2}
+BLUFF_CHANCE = 0.1  # how often the easy player claims a character it does not hold, when it has nothing better
+DOUBT_CHANCE = 0.5  # how often it challenges a claim that hurts it when only one copy can still be hidden
+# How often it steals when it holds the Captain: not always, or two Captains
+# blocking each other's Steals would pass the turn back and forth for ever.
+STEAL_CHANCE = 0.7
+CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is this much less likely
+
+
+class CoupTracker:
+    """Folds a Coup game's events as one seat sees them (``knowledge.py``)."""
+
+    def __init__(self):
+        self.deck: list[str] = []
+        self.dealt = False
+        self.claims: dict[str, set] = {}  # each player's standing claims, for weighting samples
+
+    # ---- folding ---------------------------------------------------------------------
+
+    def fold(self, knowledge, type: str, fields: dict) -> None:
+        state = knowledge.state
+        secret = fields
+        player = state.by_name.get(fields.get("player"))
+        if type == "coup.game.started":
+            variants = fields["variants"]
+            players = len(fields["players"])
+            if "two_player_draft" in variants:
+                self.deck = sorted(list(characters_in_play(variants)) * 3)
+            else:
+                self.deck = deck_for(variants, players)
+            self.claims = {name: set() for name in fields["players"]}
+        elif type == "coup.hand.dealt" and "cards" not in fields:
+            dealt = len(characters_in_play(state.variants)) if "two_player_draft" in state.variants else 2
+            secret = {"cards": [HIDDEN] * dealt}
+        elif type == "coup.court.shuffled":
+            if not self.dealt:
+                self.dealt = True
+                held = sum(len(p.hand) for p in state.players)
+                secret = {"court": [HIDDEN] * (len(self.deck) - held)}
+            else:
+                secret = {"court": list(state.court)}  # the same cards, in an order nobody knows
+        elif type == "coup.draft.kept" and "card" not in fields:
+            secret = {"card": HIDDEN, "aside": [HIDDEN] * (len(player.hand) - 1)}
+        elif type == "coup.card.drawn":
+            if "card" in fields:
+                bring_to_top(state.court, [fields["card"]])
+            else:
+                state.court = forget(state.court)
+                secret = {"card": HIDDEN}
+        elif type == "coup.exchange.drew":
+            if "cards" in fields:
+                bring_to_top(state.court, fields["cards"])
+            else:
+                state.court = forget(state.court)
+                secret = {"cards": [HIDDEN] * fields["count"]}
+        elif type == "coup.exchange.kept":
+            self.claims[player.name].clear()
+            if "kept" not in fields:
+                secret = {"kept": [HIDDEN] * len(player.hand), "returned": [HIDDEN] * len(player.drawn)}
+        elif type == "coup.card.returned":
+            if "card" in fields:
+                make_known(player.hand, fields["card"])
+            else:
+                secret = {"card": HIDDEN}
+        elif type == "coup.card.shown":
+            if "card" in fields:
+                make_known(player.hand, fields["card"])
+            else:
+                secret = {"card": HIDDEN}
+        elif type == "coup.influence.lost":
+            make_known(player.hand, fields["card"])
+            self.claims[player.name].discard(fields["card"])
+        elif type == "coup.claim.proved":
+            known = list(player.hand)
+            for card in fields["cards"]:
+                make_known(known, card)
+                known.remove(card)
+            player.hand = sorted(fields["cards"] + known)
+            self.claims[player.name].difference_update(fields["cards"])
+        elif type == "coup.claim.conceded":
+            self.claims[player.name].discard(challenged_claim(state))
+        elif type == "coup.hand.revealed":
+            state.by_name[fields["player"]].hand = sorted(fields["cards"])
+        elif type == "coup.action.declared":
+            claim = state.table.claims.get(fields["action"])
+            if claim is not None:
+                self.claims[player.name].add(claim)
+        elif type == "coup.blocked":
+            self.claims[player.name].add(fields["card"])
+        elif type == "coup.inheritance.claimed":
+            self.claims[player.name].add(LAWYER)
+        elif type == "coup.standing.set" and "prove" not in fields:
+            state.seq += 1  # another player's standing answers: private to them
+            return
+        APPLY[type](state, fields, secret)
+        state.seq += 1
+
+    # ---- sampling --------------------------------------------------------------------
+
+    def sample(self, knowledge, rng):
+        rules, seat = knowledge.rules, knowledge.seat
+        world = rules.load(rules.dump(knowledge.state))
+        others = [p for p in world.players if p.name != seat]
+        seen = Counter()
+        for p in world.players:
+            seen.update(p.revealed)
+            seen.update(card for card in (*p.hand, *p.drawn) if card != HIDDEN)
+        seen.update(card for card in (*world.court, *world.aside) if card != HIDDEN)
+        unseen = list((Counter(self.deck) - seen).elements())
+        places = [(p, "hand") for p in others] + [(p, "drawn") for p in others]
+        places += [(world, "court"), (world, "aside")]
+        holes = [sum(1 for card in getattr(owner, field) if card == HIDDEN) for owner, field in places]
+        if sum(holes) != len(unseen):
+            raise RuntimeError(f"{seat}'s knowledge leaves {sum(holes)} unknown cards for {len(unseen)} unseen ones")
+        hands = self._deal(rng, unseen, places, holes, others)
+        for (owner, field), dealt in zip(places, hands):
+            cards = [card for card in getattr(owner, field) if card != HIDDEN] + dealt
+            if field == "hand" or field == "aside":
+                cards.sort()
+            elif field == "court":
+                rng.shuffle(cards)
+            setattr(owner, field, cards)
+        action = world.action
+        if action is not None and action.shown == HIDDEN:
+            action.shown = rng.choice(world.by_name[action.target].hand)
+        return world
+
+    def _deal(self, rng, unseen, places, holes, others, tries: int = 30) -> list[list]:
+        """The unseen cards dealt into the holes, each try accepted with the odds
+        that the players' standing claims are true (a bluff is ``CLAIM_WEIGHT``
+        times as likely as a true claim), so a player who claimed the Duke more
+        often holds one in the worlds the bot imagines."""
+        claims = {p.name: self.claims.get(p.name, ()) for p in others if p.alive}
+        for _try in range(tries):
+            rng.shuffle(unseen)
+            dealt, start = [], 0
+            for count in holes:
+                dealt.append(unseen[start : start + count])
+                start += count
+            odds = 1.0
+            for (owner, field), cards in zip(places[: len(others)], dealt):
+                for claim in claims.get(owner.name, ()):
+                    if claim not in cards and claim not in owner.hand:
+                        odds *= CLAIM_WEIGHT
+            if rng.random() < odds:
+                break
+        return dealt
+
+
+Tracker = CoupTracker
+# Classic Coup's level of its own: coupml's rule-based AI, loaded only when asked for.
+EXTRA_LEVELS = {"treason": "games.kinds.coup.treason"}
+
+
+# ---- the easy player ---------------------------------------------------------------
+
+
+def easy_answer(state, name: str, options: list[dict], rng) -> dict:
+    """The easy player's answer, from what ``name`` may see of ``state``."""
+    me = state.by_name[name]
+    return EASY[state.awaiting[name].kind](state, me, options, rng)
+
+
+def _worth(card) -> int:
+    return WORTH.get(card, 0)
+
+
+def _strength(p) -> tuple:
+    return (len(p.hand), p.coins)
+
+
+def _aimed(state, me, options, rng):
+    """The option aimed at the strongest opponent (most cards, then most coins);
+    a declared attack names a character at random, each as likely as the copies
+    of it the player cannot see."""
+    target = max(options, key=lambda o: _strength(state.by_name[o["target"]]))["target"]
+    if "name" not in options[0]:
+        return next(o for o in options if o["target"] == target)
+    characters = state.table.characters
+    unseen = [_copies(state) - _visible(state, me, c) for c in characters]
+    guess = rng.choices(characters, weights=unseen)[0] if any(unseen) else rng.choice(characters)
+    return next(o for o in options if o["target"] == target and o["name"] == guess)
+
+
+def _visible(state, me, card) -> int:
+    """Copies of ``card`` the player can see: face up anywhere, or in its own hand."""
+    return sum(p.revealed.count(card) for p in state.players) + me.hand.count(card) + me.drawn.count(card)
+
+
+def _copies(state) -> int:
+    return 3 if "two_player_draft" in state.variants else copies_per_character(len(state.players))
+
+
+def _turn(state, me, options, rng):
+    by_act: dict[str, list] = {}
+    for option in options:
+        by_act.setdefault(option["act"], []).append(option)
+    claims = state.table.claims
+    hand = me.hand
+    if "coup" in by_act:
+        return _aimed(state, me, by_act["coup"], rng)
+    if "assassinate" in by_act and claims["assassinate"] in hand:
+        return _aimed(state, me, by_act["assassinate"], rng)
+    for act in ("tax", "patronage"):
+        if act in by_act and claims[act] in hand:
+            return min(by_act[act], key=lambda o: _strength(state.by_name[o["target"]])) if act == "patronage" else by_act[act][0]
+    if "steal" in by_act and CAPTAIN in hand and rng.random() < STEAL_CHANCE:
+        richest = max(by_act["steal"], key=lambda o: o["coins"])
+        if richest["coins"]:
+            return richest
+    if "exchange" in by_act and claims["exchange"] in hand:
+        return by_act["exchange"][0]
+    if "embezzle" in by_act and state.reserve >= 2 and state.table.embezzle_forbidden not in hand:
+        return by_act["embezzle"][0]
+    if rng.random() < BLUFF_CHANCE:
+        bluffs = by_act.get("tax", []) + [o for o in by_act.get("steal", []) if o["coins"]]
+        if bluffs:
+            return rng.choice(bluffs)
+    if "foreign_aid" in by_act and rng.random() < 0.5:
+        return by_act["foreign_aid"][0]
+    return by_act["income"][0]
+
+
+def _respond(state, me, options, rng):
+    challenge = next((o for o in options if o["act"] == "challenge"), None)
+    blocks = [o for o in options if o["act"] == "block"]
+    if state.estate is not None:  # a Lawyer claim: challenge it only when no Lawyer can be left
+        if challenge is not None and _visible(state, me, LAWYER) >= _copies(state):
+            return challenge
+        return options[0]
+    action = state.action
+    claim = action.block_card if action.blocker is not None else state.table.claims.get(action.kind)
+    if challenge is not None and claim is not None:
+        visible = _visible(state, me, claim)
+        if visible >= _copies(state):
+            return challenge
+        hurts_me = action.target == me.name or action.actor == me.name
+        if visible == _copies(state) - 1 and hurts_me and rng.random() < DOUBT_CHANCE:
+            return challenge
+    held = [o for o in blocks if o["as"] in me.hand]
+    if held:
+        return held[0]
+    if blocks and action.kind == "assassinate" and len(me.hand) == 1:
+        return blocks[0]  # the last influence: claiming the Contessa is the only hope
+    return next(o for o in options if o["act"] == "allow")
+
+
+def _challenged(state, me, options, rng):
+    return options[0]  # prove when able (the options list the proof first), else concede
+
+
+def _least_worth(state, me, options, rng):
+    return min(options, key=lambda o: _worth(o["card"]))
+
+
+def _most_worth(state, me, options, rng):
+    return max(options, key=lambda o: _worth(o["card"]))
+
+
+def _keep(state, me, options, rng):
+    return max(options, key=lambda o: (len(set(o["cards"])), sum(_worth(c) for c in o["cards"])))
+
+
+def _examine(state, me, options, rng):
+    force = _worth(state.action.shown) >= WORTH[CAPTAIN]
+    return next(o for o in options if o["act"] == ("force_exchange" if force else "give_back"))
+
+
+def _inheritance(state, me, options, rng):
+    wanted = "claim_inheritance" if LAWYER in me.hand else "decline"
+    return next(o for o in options if o["act"] == wanted)
+
+
+EASY = {
+    "turn": _turn,
+    "respond": _respond,
+    "block": _respond,
+    "challenged": _challenged,
+    "lose": _least_worth,
+    "keep": _keep,
+    "show": _least_worth,
+    "examine": _examine,
+    "inheritance": _inheritance,
+    "draft": _most_worth,
+}
+
+
+# ---- how the strong player imagines the rest of a game -----------------------------
+
+HORIZON_EVENTS = 80  # about three turns round a table of four
+
+
+def horizon(state):
+    """Stop a playout some events on: far enough for an attack and its answer to
+    play out, near enough that the dice of later turns do not drown the choice."""
+    limit = state.seq + HORIZON_EVENTS
+    return lambda played: played.seq >= limit
+
+
+def score(state, seat: str) -> float:
+    """1 for the winner, 0 for a player out; otherwise the seat's share of the
+    table's strength, an influence worth two coins' worth of ten."""
+    if state.winner is not None:
+        return 1.0 if state.winner == seat else 0.0
+    me = state.by_name[seat]
+    if not me.alive:
+        return 0.0
+    strength = {p.name: len(p.hand) + min(p.coins, 10) / 20 for p in state.players if p.alive}
+    return strength[seat] / sum(strength.values())
+
+
+PLAYOUTS = Playouts(easy_answer, horizon, score)
