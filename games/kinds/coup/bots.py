@@ -38,6 +38,10 @@ DOUBT_CHANCE = 0.5  # how often it challenges a claim that hurts it when only on
 # How often it steals when it holds the Captain: not always, or two Captains
 # blocking each other's Steals would pass the turn back and forth for ever.
 STEAL_CHANCE = 0.7
+# How often it exchanges when it holds the exchanging character: an exchange earns
+# no coins, so a player who always exchanged (and kept that card) would never reach
+# a Coup, and a table of such players would never end.
+EXCHANGE_CHANCE = 0.5
 CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is this much less likely
 
 
@@ -242,7 +246,7 @@ def _turn(state, me, options, rng):
         richest = max(by_act["steal"], key=lambda o: o["coins"])
         if richest["coins"]:
             return richest
-    if "exchange" in by_act and claims["exchange"] in hand:
+    if "exchange" in by_act and claims["exchange"] in hand and rng.random() < EXCHANGE_CHANCE:
         return by_act["exchange"][0]
     if "embezzle" in by_act and state.reserve >= 2 and state.table.embezzle_forbidden not in hand:
         return by_act["embezzle"][0]
