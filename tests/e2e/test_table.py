@@ -1,7 +1,7 @@
 """The game table in a real browser, on a phone and a desktop: the action chosen in
 two steps without JavaScript, the claim being answered, the live clock counting
 down and the title following whose move it is, the end of a game with every hand
-face up, and a Kobayakawa table. Each state is also saved as a screenshot under
+face up, and a Kobayakawa table with its card reference at hand. Each state is also saved as a screenshot under
 var/screenshots/table/ (not tracked) for a person to look at."""
 
 from __future__ import annotations
@@ -126,4 +126,51 @@ def test_a_kobayakawa_table(new_page, live_server):
         expect(title).not_to_contain_text("Classic")
         if phone:
             _fits(page)
+        _shoot(page, name)
+
+
+KOBAYAKAWA_REFERENCE = [
+    "15 cards, numbered 1 to 15, one of each.",
+    "The Kobayakawa card: face up in the centre. At the showdown its value goes to the bettor with the lowest card.",
+    "The bettor with the lowest card adds the Kobayakawa value to it.",
+    "The highest total wins; a tie goes to the earlier player in turn order.",
+    "takes 1 medal from the centre (in the last round, both).",
+    "If nobody bets, the round is dealt again with the same first player",
+    "The 3 becomes 13 and beats 12: its holder wins.",
+    "At the start: 4 medals each, 8 medals in the centre.",
+    "When 2 medals remain in the centre, the round is the last.",
+]
+# Each answer a player can give, with the start of what it does and costs.
+KOBAYAKAWA_ANSWERS = {
+    "Draw": "Take the top card, then keep one of your two cards and discard the other face up",
+    "Flip": "Turn the top card face up onto the Kobayakawa card: its number becomes the Kobayakawa value.",
+    "Bet": "Costs 1 medal; in the last round 2 medals, or your only medal.",
+    "Pass": "Costs nothing; you sit the showdown out.",
+}
+
+
+def test_the_kobayakawa_table_keeps_its_card_reference_at_hand(new_page, live_server):
+    """Right under the table, one tap away and without JavaScript: the cards, what
+    each answer does and costs, how a round is scored, the medals."""
+    ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
+    game = started_game(ana, ben, cai, kind="kobayakawa")
+    for phone, name in ((True, "kobayakawa-reference-phone"), (False, "kobayakawa-reference-desktop")):
+        page = _signed_in(new_page, live_server, ana, phone=phone, java_script_enabled=False)
+        page.goto(f"/games/{game.pk}/")
+        reference = page.locator("section.card-reference")
+        summary = reference.locator("summary")
+        expect(summary).to_have_text("Card reference: the cards, your choices, the scoring")
+        expect(reference.locator("dd").first).to_be_hidden()
+        summary.click()
+        expect(reference.locator("dd").first).to_be_visible()
+        for line in KOBAYAKAWA_REFERENCE:
+            expect(reference).to_contain_text(line)
+        answers = dict(zip(reference.locator("dt").all_inner_texts(), reference.locator("dd").all_inner_texts()))
+        assert list(answers) == list(KOBAYAKAWA_ANSWERS)
+        for term, text in KOBAYAKAWA_ANSWERS.items():
+            assert answers[term].startswith(text), (term, answers[term])
+        if phone:
+            _fits(page)
+            box = reference.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
         _shoot(page, name)

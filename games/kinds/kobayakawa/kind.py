@@ -28,6 +28,7 @@ class Kobayakawa(KindBase, KobayakawaRules):
     table_template = "kobayakawa/_table.html"
     replay_template = "kobayakawa/_replay_table.html"
     answer_template = "kobayakawa/_answer.html"
+    reference_template = "kobayakawa/_reference.html"
     email_situation = ("kobayakawa/emails/_situation.txt", "kobayakawa/emails/_situation.html")
     email_table = ("kobayakawa/emails/_table.txt", "kobayakawa/emails/_table.html")
 
@@ -45,6 +46,10 @@ class Kobayakawa(KindBase, KobayakawaRules):
     replay_table = staticmethod(words.replay_table)
     email_context = staticmethod(words.email_context)
     stats = staticmethod(count)
+
+    @staticmethod
+    def static_context(variants) -> dict:
+        return {"reference": words.reference()}
 
 
 KIND = Kobayakawa()
