@@ -27,6 +27,7 @@ def test_the_first_step_lists_each_action_once(client, game, ana):
     assert "Steal from" not in html
     assert {b["command"]["act"] for b in buttons(html)} == {"income", "foreign_aid", "tax", "exchange"}
     assert '<form method="get" action="%s" class="pick">' % reverse("game", args=[game.pk]) in html
+    assert 'class="group-title"' not in html  # one button per action: a title would repeat it
 
 
 def test_the_second_step_shows_the_chosen_actions_targets_and_plays_one(client, game, ana):
