@@ -8,7 +8,7 @@
 #               database, Redis, worker or browser (under a minute)
 #   make bench  time the rules engine, the dashboard and the site under load (a scratch
 #               database and the empty Redis database BENCH_REDIS_URL, default
-#               redis://127.0.0.1:6379/14; about 5 minutes)
+#               redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
 
 SHELL := /bin/bash
 VENV := .venv

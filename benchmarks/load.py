@@ -303,12 +303,16 @@ class Browser:
         return response.status, data
 
     def page(self, game_id: int) -> bytes:
+        from django.conf import settings
+
         status, body = self.request("GET", f"/games/{game_id}/")
         if status != 200:
             raise RuntimeError(f"game page {game_id}: HTTP {status}")
         match = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
         if match:
             self.csrf_field = match.group(1).decode()
+        elif settings.CSRF_COOKIE_NAME in self.cookies:  # Django also takes the cookie's own value
+            self.csrf_field = self.cookies[settings.CSRF_COOKIE_NAME]
         return body
 
 
