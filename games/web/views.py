@@ -91,7 +91,10 @@ def practice(request):
 
 def _seated_game(request, pk):
     """The game and the user's seat; 404 unless the user has a seat at it."""
-    game, _seats, seat = _seated_table(request, pk)
+    game = get_object_or_404(Game, pk=pk)
+    seat = seat_of(game, request.user)
+    if seat is None:
+        raise Http404
     return game, seat
 
 
@@ -181,7 +184,7 @@ def decide(request, pk):
     """A seated player answers their decision with one of the options shown. The
     live part answering an htmx click shows the table as the move left it, from
     what the move already holds; a refused answer shows the game as it stands."""
-    game, seats, seat = _seated_table(request, pk)
+    game, seat = _seated_game(request, pk)
     try:
         version = int(request.POST.get("version", ""))
         command = _command(request.POST.get("command", ""))
@@ -196,7 +199,7 @@ def decide(request, pk):
             return _live(request, game, seats, state) if _is_htmx(request) else _to_game(game)
     if _is_htmx(request):
         game.refresh_from_db()
-        return _live(request, game, seats)
+        return _live(request, game, seats_of(game))
     return _to_game(game)
 
 
