@@ -32,39 +32,49 @@ def game_state(game: Game):
         raise GameUnreadable(game.pk) from error
 
 
-def seat_of(game: Game, user) -> Seat | None:
+def seats_of(game: Game) -> list[Seat]:
+    """Every seat of ``game`` with its player's account and profile, in one query:
+    all a page needs of the players, read once and passed along."""
+    return list(game.seats.select_related("user", "user__profile"))
+
+
+def seat_of(game: Game, user, seats: list[Seat] | None = None) -> Seat | None:
+    """``user``'s seat at ``game``: among ``seats`` when they are already read."""
     if user is None or not user.is_authenticated:
         return None
-    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+    return next((seat for seat in (game.seats.all() if seats is None else seats) if seat.user_id == user.pk), None)
 
 
 def display_name(user) -> str:
     return display_name_of(user, profile=getattr(user, "profile", None))
 
 
-def player_names(game: Game) -> dict:
-    """Engine player name → display name, for every seat of ``game``; a seat a bot
-    plays while its player is away says so."""
+def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
+    """Engine player name → display name, for every seat of ``game`` (``seats`` when
+    they are already read); a seat a bot plays while its player is away says so."""
     return {
         seat.player: (
             _("%(name)s, played by %(bot)s") % {"name": display_name(seat.user), "bot": bot_label(seat.stand_in)}
             if seat.stand_in else display_name(seat.user)
         )
-        for seat in game.seats.select_related("user__profile")
+        for seat in (seats_of(game) if seats is None else seats)
     }
 
 
-def table_for(game: Game, user) -> dict:
+def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None) -> dict:
     """Everything ``user`` may see of ``game``: the engine view for their seat (the
     public view when they have none; every hand once the game is finished), their legal answers with the decision
-    version, and the event log as they may see it."""
-    seat = seat_of(game, user)
+    version, and the event log as they may see it. ``seats`` (from ``seats_of``) and
+    ``state`` (the engine state of the game as it is) are read here unless the
+    caller already holds them."""
+    seats = seats_of(game) if seats is None else seats
+    seat = seat_of(game, user, seats)
     viewer = seat.player if seat else PUBLIC
-    table = {"game": game, "seat": seat, "seats": list(game.seats.select_related("user")), "names": player_names(game)}
+    table = {"game": game, "seat": seat, "seats": seats, "names": player_names(game, seats)}
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return {**table, "view": None, "options": [], "events": []}
     engine = KINDS[game.kind]
-    state = game_state(game)
+    state = game_state(game) if state is None else state
     versions = {name: version for name, _kind, version in engine.awaiting(state)}
     options = []
     if seat is not None and seat.player in versions:

@@ -3,17 +3,25 @@
 from django.utils.translation import gettext as _
 
 from ..models import Game
-from ..selectors import game_state, seat_of
+from ..selectors import game_state, seat_of, seats_of
 from .errors import ServiceError
 
 
 def locked_for_play(game: Game, user):
     """The game row locked for this transaction (call inside one), the user's
     seat and the state; refused when the game is not in play or has no seat of theirs."""
+    game, _seats, seat, state = locked_table(game, user)
+    return game, seat, state
+
+
+def locked_table(game: Game, user):
+    """``locked_for_play`` with every seat of the game too (``seats_of``), read under
+    the lock: for a move whose answer shows the table as the move left it."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.ACTIVE:
         raise ServiceError(_("This game is not in play."))
-    seat = seat_of(game, user)
+    seats = seats_of(game)
+    seat = seat_of(game, user, seats)
     if seat is None:
         raise ServiceError(_("You have no seat at this game."))
-    return game, seat, game_state(game)
+    return game, seats, seat, game_state(game)

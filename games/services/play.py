@@ -7,6 +7,8 @@ events appended in the same transaction, with the tasks they call for
 (``notifications``), which reach Celery once it commits.
 """
 
+from typing import NamedTuple
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -18,7 +20,7 @@ from ..models import ChatMessage, Event, Game, Seat, SeatChange
 from ..selectors import game_state, seat_of
 from . import clock, notifications
 from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
-from .locks import locked_for_play
+from .locks import locked_for_play, locked_table
 from .results import game_results_record
 
 CHAT_MAX_LENGTH = 1000
@@ -27,16 +29,27 @@ CHAT_MAX_LENGTH = 1000
 DEFAULT_TAKEOVER = 2
 
 
-def decision_submit(*, game: Game, user, command: dict, version: int) -> None:
+class Played(NamedTuple):
+    """A game as a move left it: the row as updated under the lock, its seats and
+    the engine state after the move, enough to show the table without reading it again."""
+
+    game: Game
+    seats: list[Seat]
+    state: object
+
+
+def decision_submit(*, game: Game, user, command: dict, version: int) -> Played:
     """``user`` answers their awaited decision, as they saw it at ``version``. A
     player a bot stands in for is back by answering."""
     with busy_database_refused(), transaction.atomic():
-        game, seat, state = locked_for_play(game, user)
+        game, seats, seat, state = locked_table(game, user)
         decision_apply(game, seat, state, command, version)
         if seat.stand_in:
             seat_returned(game, seat)
         elif seat.missed_deadlines:
-            Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
+            seat.missed_deadlines = 0
+            seat.save(update_fields=["missed_deadlines"])
+    return Played(game, seats, state)
 
 
 def decision_apply(game: Game, seat: Seat, state, command: dict, version: int) -> None:
@@ -54,7 +67,8 @@ def decision_apply(game: Game, seat: Seat, state, command: dict, version: int) -
 def seat_returned(game: Game, seat: Seat) -> None:
     """``seat``'s player is back (``game`` locked): the bot standing in leaves, and
     the history says so; bots already queued for the seat find it played by a person."""
-    Seat.objects.filter(pk=seat.pk).update(stand_in="", stand_in_told=False, missed_deadlines=0)
+    seat.stand_in, seat.stand_in_told, seat.missed_deadlines = "", False, 0
+    seat.save(update_fields=["stand_in", "stand_in_told", "missed_deadlines"])
     SeatChange.objects.create(game=game, seat=seat, version=game.version, change=SeatChange.Change.BACK)
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import ChatMessage, Game, Invitation
-from games.selectors import display_name, seat_of, table_for
+from games.selectors import display_name, seat_of, seats_of, table_for
 from games.services import bots, clock, gathering, play, presence
 from games.services.errors import ServiceError
 from games.web import dashboard, pages, replays
@@ -98,6 +98,17 @@ def _seated_game(request, pk):
     return game, seat
 
 
+def _seated_table(request, pk):
+    """The game, its seats (``seats_of``: read once for the whole page) and the
+    user's seat; 404 unless the user has a seat at it."""
+    game = get_object_or_404(Game, pk=pk)
+    seats = seats_of(game)
+    seat = seat_of(game, request.user, seats)
+    if seat is None:
+        raise Http404
+    return game, seats, seat
+
+
 def _to_game(game):
     return redirect("game", pk=game.pk)
 
@@ -108,11 +119,12 @@ def _is_htmx(request) -> bool:
 
 @login_required
 def game(request, pk):
-    game, seat = _seated_game(request, pk)
+    game, seats, seat = _seated_table(request, pk)
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
     presence.seat_seen(seat=seat)
-    context = pages.table_context(table_for(game, request.user), chosen_action=request.GET.get("action"))
+    table = table_for(game, request.user, seats=seats)
+    context = pages.table_context(table, chosen_action=request.GET.get("action"))
     context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html", context)
 
@@ -136,7 +148,7 @@ def _after_game(game) -> dict:
 def game_live(request, pk):
     """The live part of the game page (table, hand, decisions, history), polled by
     htmx: 204 when nothing changed since ``since`` (the version the page shows)."""
-    game, seat = _seated_game(request, pk)
+    game, seats, seat = _seated_table(request, pk)
     if game.status == Game.Status.GATHERING or "seats" in request.GET:
         return _seats(request, game, seat)
     presence.seat_seen(seat=seat)
@@ -144,7 +156,7 @@ def game_live(request, pk):
     if since == game.version and request.GET.get("clock", "") == clock_of(game):
         finished = game.status != Game.Status.ACTIVE
         return HttpResponse(status=STOP_POLLING if finished else 204)
-    return _live(request, game)
+    return _live(request, game, seats)
 
 
 def clock_of(game) -> str:
@@ -154,20 +166,24 @@ def clock_of(game) -> str:
     return str(int(game.deadline_at.timestamp())) if game.deadline_at else "none"
 
 
-def _live(request, game, status=200):
-    """The live part of the game page; for a game with no table (gathering
+def _live(request, game, seats, state=None):
+    """The live part of the game page, from the game's ``seats`` and, when the
+    caller holds it, its engine ``state``; for a game with no table (gathering
     players, or cancelled), the whole page again, with any message."""
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return _reload_page()
-    context = pages.table_context(table_for(game, request.user), chosen_action=request.GET.get("action"))
+    table = table_for(game, request.user, seats=seats, state=state)
+    context = pages.table_context(table, chosen_action=request.GET.get("action"))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
-    return render(request, "games/game.html#live", context, status=status)
+    return render(request, "games/game.html#live", context)
 
 
 @login_required
 @require_POST
 def decide(request, pk):
-    """A seated player answers their decision with one of the options shown."""
+    """A seated player answers their decision with one of the options shown. The
+    live part answering an htmx click shows the table as the move left it, from
+    what the move already holds; a refused answer shows the game as it stands."""
     game, seat = _seated_game(request, pk)
     try:
         version = int(request.POST.get("version", ""))
@@ -176,12 +192,14 @@ def decide(request, pk):
         messages.error(request, _("That answer could not be read; here is the game as it stands now."))
     else:
         try:
-            play.decision_submit(game=game, user=request.user, command=command, version=version)
+            game, seats, state = play.decision_submit(game=game, user=request.user, command=command, version=version)
         except ServiceError as error:
             messages.error(request, error.message)
-    game.refresh_from_db()
+        else:
+            return _live(request, game, seats, state) if _is_htmx(request) else _to_game(game)
     if _is_htmx(request):
-        return _live(request, game)
+        game.refresh_from_db()
+        return _live(request, game, seats_of(game))
     return _to_game(game)
 
 

@@ -49,7 +49,7 @@ def test_two_challenges_racing_give_one_challenge(players):
             lambda: play.decision_submit(game=game, user=ben, command={"act": "challenge"}, version=waiting["p2"][1]),
             lambda: play.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
         )
-        winners = [r for r in results if r is None]
+        winners = [r for r in results if isinstance(r, play.Played)]
         losers = [r for r in results if isinstance(r, errors.DecisionPassed)]
         assert len(winners) == 1 and len(losers) == 1, results
         game.refresh_from_db()
@@ -68,7 +68,7 @@ def test_a_challenge_racing_a_block_gives_one_outcome(players):
             lambda: play.decision_submit(game=game, user=ben, command={"act": "block", "as": "captain"}, version=waiting["p2"][1]),
             lambda: play.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
         )
-        assert sorted(type(r).__name__ for r in results) == ["DecisionPassed", "NoneType"], results
+        assert sorted(type(r).__name__ for r in results) == ["DecisionPassed", "Played"], results
         game.refresh_from_db()
         types = list(game.events.values_list("type", flat=True))
         assert ("coup.blocked" in types) != ("coup.challenged" in types)
