@@ -32,7 +32,10 @@ class ProfileLanguageMiddleware:
                     pass  # a zone this system no longer knows: UTC
         try:
             response = self.get_response(request)
+            response.headers.setdefault("Content-Language", translation.get_language())
         finally:
+            # The thread goes back to the site's language and UTC: whatever it runs
+            # next outside a request must not speak this player's language.
             timezone.deactivate()
-        response.headers.setdefault("Content-Language", translation.get_language())
+            translation.deactivate()
         return response

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import Profile, display_name_of
 from tests.web.conftest import PASSWORD, make_player
@@ -113,6 +114,7 @@ def test_the_profile_page_edits_name_and_language(client, ana):
     profile = Profile.objects.get(user=ana)
     assert (profile.display_name, profile.language) == ("Ana Lúcia", "pt-br")
     assert response["Content-Language"] == "pt-br"
+    assert translation.get_language() == settings.LANGUAGE_CODE  # the thread is left in the site's language
 
 
 def test_a_blank_display_name_is_refused(client, ana):
