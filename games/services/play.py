@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -133,7 +134,7 @@ class Timeout:
     """A deadline applied to one locked game, ready to be written with others."""
 
     advance: "Advance"
-    seats: list  # the seats whose count of deadlines missed changed
+    missed: list  # the seats whose players missed it
 
 
 def timeout_prepare(game: Game, seats: list) -> Timeout:
@@ -145,19 +146,22 @@ def timeout_prepare(game: Game, seats: list) -> Timeout:
     missed = {name for name, _kind, _version in engine.awaiting(state)}
     events = engine.timeout(state)
     missing = deadlines_missed(game, seats, missed)
-    return Timeout(advance=events_prepare(game, state, events, seats=seats), seats=missing)
+    return Timeout(advance=events_prepare(game, state, events, seats=seats), missed=missing)
 
 
 def timeouts_write(timeouts: list[Timeout]) -> None:
     """Write prepared deadlines (``timeout_prepare``), their games still locked."""
-    Seat.objects.bulk_update([seat for timeout in timeouts for seat in timeout.seats], ["missed_deadlines"])
+    missed = [seat.pk for timeout in timeouts for seat in timeout.missed]
+    if missed:
+        Seat.objects.filter(pk__in=missed).update(missed_deadlines=F("missed_deadlines") + 1)
     advances_write([timeout.advance for timeout in timeouts])
 
 
 def deadlines_missed(game: Game, seats: list, players: set) -> list[Seat]:
-    """The people awaited as ``players`` let a deadline pass (``game`` locked): count
-    it on their ``seats`` (in memory: returns them, for the caller to write), and
-    hand the seats that reached the game's limit in a row to a bot."""
+    """The people awaited as ``players`` let a deadline pass (``game`` locked):
+    count it on their ``seats`` in memory and return those seats (the caller adds
+    the one to their stored count), and hand the seats that reached the game's
+    limit in a row to a bot."""
     limit = game.options.get("takeover", DEFAULT_TAKEOVER)
     missing = [seat for seat in seats if seat.player in players and not seat.bot_level]
     for seat in missing:
@@ -251,16 +255,15 @@ FINISHED_FIELDS = ("version", "snapshot", "status", "finished_at", "deadline_at"
 
 def advances_write(advances: list[Advance]) -> None:
     """Write prepared events (``events_prepare``), their games still locked: all
-    events in one insert, each game's changed columns, one message for the
+    events in one insert, the changed columns of each game, one message for the
     emails of all, and a call to each bot now awaited."""
     if not advances:
         return
     Event.objects.bulk_create([row for advance in advances for row in advance.rows])
-    games_by_fields = defaultdict(list)
     for advance in advances:
-        games_by_fields[advance.fields].append(advance.game)
-    for fields, games in games_by_fields.items():
-        Game.objects.bulk_update(games, fields)
+        # An UPDATE per game: Django's bulk_update builds a CASE per column and
+        # row, which costs more here than the statements it saves.
+        advance.game.save(update_fields=advance.fields)
     notifications.games_advanced([(advance.game, advance.before) for advance in advances])
     for advance in advances:
         if advance.awaiting:
