@@ -71,7 +71,9 @@ def expired_copies(model, count: int) -> list[int]:
                 Seat(game=game, user_id=seat.user_id, position=seat.position) for game in games for seat in seats
             )
             Event.objects.bulk_create(
-                Event(game=game, seq=event.seq, type=event.type, payload=event.payload) for game in games for event in events
+                Event(game=game, seq=event.seq, type=event.type, payload=event.payload)
+                for game in games
+                for event in events
             )
         ids += [game.pk for game in games]
     return ids

@@ -227,7 +227,8 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
     engine = KINDS[game.kind]
     before = game.version
     rows = [
-        Event(game=game, seq=before + index, type=event.type, payload=event.to_json()) for index, event in enumerate(events)
+        Event(game=game, seq=before + index, type=event.type, payload=event.to_json())
+        for index, event in enumerate(events)
     ]
     game.version += len(events)
     game.snapshot = engine.dump(state)

@@ -33,7 +33,8 @@ def one_timeout(model: Game) -> list[str]:
     """The event types one expiry of ``model``'s deadline appends (played on a copy)."""
     [copy] = expired_copies(model, 1)
     assert play.deadline_expire(game=Game(pk=copy), version=model.version)
-    return list(Event.objects.filter(game_id=copy, seq__gte=model.version).order_by("seq").values_list("type", flat=True))
+    appended = Event.objects.filter(game_id=copy, seq__gte=model.version).order_by("seq")
+    return list(appended.values_list("type", flat=True))
 
 
 def advanced_updates() -> list:
@@ -47,7 +48,8 @@ def assert_advanced_once(model: Game, ids: list[int], timeout: list[str]) -> Non
     for pk in ids:
         types = Event.objects.filter(game_id=pk, seq__gte=model.version).order_by("seq").values_list("type", flat=True)
         assert list(types) == timeout
-        assert list(Event.objects.filter(game_id=pk).order_by("seq").values_list("seq", flat=True)) == list(range(after))
+        seqs = Event.objects.filter(game_id=pk).order_by("seq").values_list("seq", flat=True)
+        assert list(seqs) == list(range(after))
     assert not Game.objects.filter(pk__in=ids).exclude(attention="").exists()
     assert Game.objects.filter(pk__in=ids, deadline_at__gt=timezone.now()).count() == len(ids)
 
@@ -61,7 +63,7 @@ def test_the_sweep_writes_each_chunk_with_one_insert_of_events_and_one_email_mes
         assert play.deadlines_sweep(chunk=2) == 5
 
     assert_advanced_once(model, ids, timeout)
-    inserts = [query["sql"] for query in queries.captured_queries if query["sql"].startswith('INSERT INTO "games_event"')]
+    inserts = [query for query in queries.captured_queries if query["sql"].startswith('INSERT INTO "games_event"')]
     assert len(inserts) == 3  # chunks of 2, 2 and 1 games
     updates = advanced_updates()
     assert [len(chunk) for chunk in updates] == [2, 2, 1]
