@@ -5,6 +5,11 @@ A decision is applied under a lock on the game row (``select_for_update``),
 checked against the decision version the player saw, asked of the engine, and its
 events appended in the same transaction, with the tasks they call for
 (``notifications``), which reach Celery once it commits.
+
+Appending is prepared in memory (``events_prepare``, ``timeout_prepare``) and
+written apart (``advances_write``, ``timeouts_write``), so that one click, one
+deadline's task and a chunk of the minute sweep (``deadlines_sweep``) follow the
+same rules and differ only in how many games they write at once.
 """
 
 from collections import defaultdict
