@@ -518,29 +518,11 @@ def email_ratio(rounds: int) -> float:
 
 
 def clone_started_games(count: int) -> list:
-    """``count`` copies of one started 4-player game, every deadline passed an hour ago."""
-    from django.db import transaction
-    from django.utils import timezone
+    """``count`` copies of one started 4-player game, every deadline passed."""
+    from games.models import Game
+    from tests.players import expired_copies
 
-    from games.models import Event, Game, Seat, new_token
-
-    model = Game.objects.get(pk=started_game(make_users("sweep", 4)).pk)  # its deadline is a week away
-    seats, events = list(model.seats.all()), list(Event.objects.filter(game=model).order_by("seq"))
-
-    def copy(obj, **changes):
-        fields = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields if not f.primary_key}
-        return type(obj)(**{**fields, **changes})
-
-    passed = timezone.now() - timedelta(hours=1)
-    ids = []
-    with transaction.atomic():
-        for offset in range(0, count, 1000):
-            games = Game.objects.bulk_create(
-                copy(model, join_token=new_token(), deadline_at=passed) for _ in range(min(1000, count - offset)))
-            Seat.objects.bulk_create(copy(seat, game_id=game.pk) for game in games for seat in seats)
-            Event.objects.bulk_create(copy(event, game_id=game.pk) for game in games for event in events)
-            ids += [game.pk for game in games]
-    return ids
+    return expired_copies(Game.objects.get(pk=started_game(make_users("sweep", 4)).pk), count)
 
 
 def sweep_worker() -> None:

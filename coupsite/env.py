@@ -81,10 +81,24 @@ def secret_key_problem(key: str) -> str | None:
     return None
 
 
+# Seconds a database connection is kept for the next request or task (DB_CONN_MAX_AGE).
+DEFAULT_CONN_MAX_AGE = 60
+
+
 def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
-    """DATABASES["default"] from DATABASE_URL; a SQLite file in the project root if unset."""
+    """DATABASES["default"] from DATABASE_URL; a SQLite file in the project root if unset.
+
+    Connections are kept open between requests and tasks (``DB_CONN_MAX_AGE``
+    seconds, 60 by default; 0 closes each one at the end of its request or task),
+    and checked before reuse, so a connection the server dropped meanwhile is
+    replaced instead of failing the request. Behind PgBouncer in transaction
+    mode, ``DB_DISABLE_SERVER_SIDE_CURSORS=1`` (README, "Many web processes")."""
     url = env_str("DATABASE_URL", environ=environ) or f"sqlite:///{base_dir / 'db.sqlite3'}"
-    config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, environ=environ))
+    config = dj_database_url.parse(
+        url,
+        conn_max_age=env_int("DB_CONN_MAX_AGE", DEFAULT_CONN_MAX_AGE, environ=environ),
+        conn_health_checks=True,
+    )
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # Players click at the same moment: readers never wait for a writer (WAL), a
         # transaction takes the write lock when it begins (IMMEDIATE), so it waits
@@ -96,8 +110,9 @@ def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None)
             **config.get("OPTIONS", {}),
         }
     else:
-        # Persistent connections are only safe when dead ones are noticed.
-        config["CONN_HEALTH_CHECKS"] = True
+        # A transaction-mode pooler hands each transaction a different server
+        # connection, where a cursor declared by an earlier one does not exist.
+        config["DISABLE_SERVER_SIDE_CURSORS"] = env_bool("DB_DISABLE_SERVER_SIDE_CURSORS", False, environ=environ)
     return config
 
 

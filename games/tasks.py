@@ -7,6 +7,7 @@ names (``games.tasks.<function>``) are part of the stored outbox and of the
 settings, so they stay. ``expire_deadline``, ``sweep_deadlines`` and
 ``remind_game`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
 
+import uuid
 from datetime import timedelta
 from smtplib import SMTPException
 
@@ -26,6 +27,9 @@ from .services import bots, clock, play, preferences, presence, verification
 from .services.attention import game_isolated
 from .services.errors import ServiceError
 from .services.notifications import preferences_key
+
+SWEEP_LOCK = "sweep-deadlines"
+SWEEP_LOCK_SECONDS = 300
 
 EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "max_retries": 8}
 
@@ -54,10 +58,27 @@ def _bot_answered(*, game: Game, seat_id: int, version: int) -> bool:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Expire every deadline that has passed (run every minute by beat). A game
-    whose expiry fails is logged and marked for attention; the others are swept."""
-    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now()).order_by("deadline_at")
-    return sum(bool(game_isolated(game, "deadline", play.deadline_expire, version=game.version)) for game in due)
+    """Expire every deadline that has passed (run every minute by beat), a chunk
+    of games per transaction (``play.deadlines_sweep``); a game whose expiry
+    fails is logged and marked for attention, and the others are swept. Returns
+    how many games moved on: 0 at once when a sweep is still running, which
+    holds the lock ``SWEEP_LOCK`` in the shared cache (Redis) until it ends.
+
+    The lock is in Redis, not a PostgreSQL advisory lock: an advisory lock
+    belongs to a server session, which PgBouncer in transaction mode does not
+    keep for a client, and the embedded SQLite has none. The lock only saves a
+    second worker the trouble: sweeps that do overlap (the lock expired during a
+    very long run) still never apply a deadline twice, since each locks the games
+    it takes and skips those another holds. While a sweep runs it renews the lock
+    after every chunk, so a worker that died frees it within ``SWEEP_LOCK_SECONDS``."""
+    token = uuid.uuid4().hex
+    if not cache.add(SWEEP_LOCK, token, timeout=SWEEP_LOCK_SECONDS):
+        return 0
+    try:
+        return play.deadlines_sweep(chunk_done=lambda: cache.touch(SWEEP_LOCK, SWEEP_LOCK_SECONDS))
+    finally:
+        if cache.get(SWEEP_LOCK) == token:  # not a later sweep's, taken after ours expired
+            cache.delete(SWEEP_LOCK)
 
 
 @shared_task(ignore_result=True)

@@ -2,15 +2,18 @@
 that use them are in tests/conftest.py)."""
 
 import random
+from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import Profile, profile_of
 from games.services import gathering, play
 from games.kinds import KINDS
 from games.kinds.coup.models import preferences_of
-from games.models import Game
+from games.models import Event, Game, Seat
 from games.selectors import game_state
 
 PASSWORD = "correct-horse-battery-9"
@@ -45,6 +48,35 @@ def gathering_game(host, *others, seats=None, variants=(), first=Game.First.HOST
 
 def started_game(host, *others, **options):
     return gathering.game_start(game=gathering_game(host, *others, **options), by=host)
+
+
+def expired_copies(model, count: int) -> list[int]:
+    """``count`` copies of ``model`` (a game in play: its row, seats and log,
+    bulk-inserted a thousand at a time), each awaiting the same decisions, its
+    deadline a minute past. Returns their ids, in order."""
+    seats = list(model.seats.all())
+    events = list(model.events.order_by("seq"))
+    past = timezone.now() - timedelta(minutes=1)
+    ids = []
+    for first in range(0, count, 1000):
+        with transaction.atomic():
+            games = Game.objects.bulk_create(
+                Game(kind=model.kind, options=model.options, seat_count=model.seat_count, status=model.status,
+                     host_id=model.host_id, turn_seconds=model.turn_seconds, response_seconds=model.response_seconds,
+                     reminders=model.reminders, version=model.version, deadline_at=past,
+                     deadline_seconds=model.deadline_seconds, snapshot=model.snapshot, started_at=model.started_at)
+                for _ in range(min(1000, count - first))
+            )
+            Seat.objects.bulk_create(
+                Seat(game=game, user_id=seat.user_id, position=seat.position) for game in games for seat in seats
+            )
+            Event.objects.bulk_create(
+                Event(game=game, seq=event.seq, type=event.type, payload=event.payload)
+                for game in games
+                for event in events
+            )
+        ids += [game.pk for game in games]
+    return ids
 
 
 def awaited(game) -> dict:

@@ -211,6 +211,26 @@ def test_without_database_url_the_database_is_a_sqlite_file_in_the_project():
     assert Path(config["NAME"]) == ROOT / "db.sqlite3"
 
 
+def test_database_connections_persist_a_minute_and_are_checked_before_reuse_by_default():
+    for environ in ({}, {"DATABASE_URL": "postgres://u:p@db.example:6543/coupdb"}):
+        config = database_config(ROOT, environ=environ)
+        assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (60, True)
+
+
+def test_db_conn_max_age_sets_how_long_connections_persist_on_postgresql_and_sqlite():
+    for url in ("postgres://u:p@db.example:6543/coupdb", "sqlite:////tmp/coup.sqlite3"):
+        for seconds in (0, 300):
+            config = database_config(ROOT, environ={"DATABASE_URL": url, "DB_CONN_MAX_AGE": str(seconds)})
+            assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (seconds, True)
+
+
+def test_server_side_cursors_can_be_turned_off_for_a_transaction_pooler():
+    url = "postgres://u:p@pgbouncer:6432/coupdb"
+    assert database_config(ROOT, environ={"DATABASE_URL": url})["DISABLE_SERVER_SIDE_CURSORS"] is False
+    config = database_config(ROOT, environ={"DATABASE_URL": url, "DB_DISABLE_SERVER_SIDE_CURSORS": "1"})
+    assert config["DISABLE_SERVER_SIDE_CURSORS"] is True
+
+
 def test_redis_url_selects_the_redis_cache():
     config = cache_config(environ={"REDIS_URL": "redis://cache.example:6379/2"})
     assert config == {

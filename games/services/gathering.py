@@ -223,7 +223,7 @@ def game_start(*, game: Game, by) -> Game:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
-        events_append(game, state, events)
+        events_append(game, state, events, changed=("status", "started_at"))
     return game
 
 

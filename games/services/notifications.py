@@ -38,9 +38,10 @@ def invitation_created(invitation: Invitation) -> None:
     _queue(SEND_INVITATION, invitation.pk)
 
 
-def game_advanced(game: Game, *, before: int) -> None:
-    """Events ``before``..``game.version`` were appended: email the players."""
-    _queue(GAMES_ADVANCED, [[game.pk, before, game.version]])
+def games_advanced(updates: list) -> None:
+    """Each ``(game, before)``: events ``before``..``game.version`` were appended;
+    email the players. One message for them all, however many games."""
+    _queue(GAMES_ADVANCED, [[game.pk, before, game.version] for game, before in updates])
 
 
 def deadline_due(game: Game) -> None:

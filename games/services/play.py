@@ -5,12 +5,20 @@ A decision is applied under a lock on the game row (``select_for_update``),
 checked against the decision version the player saw, asked of the engine, and its
 events appended in the same transaction, with the tasks they call for
 (``notifications``), which reach Celery once it commits.
+
+Appending is prepared in memory (``events_prepare``, ``timeout_prepare``) and
+written apart (``advances_write``, ``timeouts_write``), so that one click, one
+deadline's task and a chunk of the minute sweep (``deadlines_sweep``) follow the
+same rules and differ only in how many games they write at once.
 """
 
+from collections import defaultdict
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,6 +27,7 @@ from ..kinds import KINDS
 from ..models import ChatMessage, Event, Game, Seat, SeatChange
 from ..selectors import game_state, seat_of
 from . import clock, notifications
+from .attention import game_isolated
 from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
 from .locks import locked_for_play, locked_table
 from .results import game_results_record
@@ -27,6 +36,8 @@ CHAT_MAX_LENGTH = 1000
 # A bot stands in for a player after this many deadlines missed in a row, unless
 # the host chose otherwise (0: never).
 DEFAULT_TAKEOVER = 2
+# Expired games taken per transaction by the sweep (``deadlines_sweep``).
+SWEEP_CHUNK = 200
 
 
 class Played(NamedTuple):
@@ -79,30 +90,103 @@ def deadline_expire(*, game: Game, version: int) -> bool:
     task is harmless, and a player's answer racing the expiry gives one outcome."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.status != Game.Status.ACTIVE or game.version != version:
+        if game.version != version or not _deadline_passed(game, timezone.now()):
             return False
-        if game.deadline_at is None or game.deadline_at > timezone.now():
-            return False
-        engine = KINDS[game.kind]
-        state = game_state(game)
-        missed = {name for name, _kind, _version in engine.awaiting(state)}
-        events = engine.timeout(state)
-        deadlines_missed(game, missed)
-        events_append(game, state, events)
+        timeouts_write([timeout_prepare(game, list(game.seats.select_related("user__profile")))])
     return True
 
 
-def deadlines_missed(game: Game, players: set) -> None:
-    """The people awaited by ``players`` let a deadline pass (``game`` locked): count
-    it, and hand the seats that reached the game's limit in a row to a bot."""
+def deadlines_sweep(*, chunk: int = SWEEP_CHUNK, chunk_done=lambda: None) -> int:
+    """Apply the defaults of every decision whose deadline passed before this
+    call; returns how many games moved on. Games are taken ``chunk`` at a time,
+    each chunk in a transaction of its own: locked with SKIP LOCKED, so sweeps
+    running at once share the work and never take the same game (nor wait for a
+    game a player is moving), its events inserted together, one message queueing
+    the emails of all. A game whose expiry fails is rolled back alone (its own
+    savepoint), marked for attention and not taken again by this sweep; the next
+    one tries it again. ``chunk_done()`` is called after each chunk commits.
+
+    SQLite has no row locks, but a transaction there holds the database's write
+    lock from its start, so a chunk is never read stale."""
+    now = timezone.now()
+    set_aside: set[int] = set()
+    swept = 0
+    while True:
+        with transaction.atomic():
+            games = list(
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(status=Game.Status.ACTIVE, deadline_at__lte=now)
+                .exclude(pk__in=set_aside)
+                .order_by("deadline_at")[:chunk]
+            )
+            if not games:
+                return swept
+            seats = defaultdict(list)
+            for seat in Seat.objects.filter(game__in=games).select_related("user__profile"):
+                seats[seat.game_id].append(seat)
+            timeouts = []
+            for game in games:
+                timeout = game_isolated(game, "deadline", _timeout_savepointed, seats=seats[game.pk])
+                if timeout is None:
+                    set_aside.add(game.pk)
+                else:
+                    timeouts.append(timeout)
+            timeouts_write(timeouts)
+            swept += len(timeouts)
+        chunk_done()
+
+
+def _timeout_savepointed(*, game: Game, seats: list) -> "Timeout":
+    """``timeout_prepare`` in a savepoint, so that a game failing undoes only its own writes."""
+    with transaction.atomic():
+        return timeout_prepare(game, seats)
+
+
+def _deadline_passed(game: Game, now) -> bool:
+    """The same test as the sweep's query, for a game locked by its id."""
+    return game.status == Game.Status.ACTIVE and game.deadline_at is not None and game.deadline_at <= now
+
+
+@dataclass
+class Timeout:
+    """A deadline applied to one locked game, ready to be written with others."""
+
+    advance: "Advance"
+    missed: list  # the seats whose players missed it
+
+
+def timeout_prepare(game: Game, seats: list) -> Timeout:
+    """Apply the default answers of the decisions ``game`` (locked, its deadline
+    passed) awaits, with the deadlines missed by their players, in memory;
+    ``seats`` are all of its seats, with their users' profiles."""
+    engine = KINDS[game.kind]
+    state = game_state(game)
+    missed = {name for name, _kind, _version in engine.awaiting(state)}
+    events = engine.timeout(state)
+    missing = deadlines_missed(game, seats, missed)
+    return Timeout(advance=events_prepare(game, state, events, seats=seats), missed=missing)
+
+
+def timeouts_write(timeouts: list[Timeout]) -> None:
+    """Write prepared deadlines (``timeout_prepare``), their games still locked."""
+    missed = [seat.pk for timeout in timeouts for seat in timeout.missed]
+    if missed:
+        Seat.objects.filter(pk__in=missed).update(missed_deadlines=F("missed_deadlines") + 1)
+    advances_write([timeout.advance for timeout in timeouts])
+
+
+def deadlines_missed(game: Game, seats: list, players: set) -> list[Seat]:
+    """The people awaited as ``players`` let a deadline pass (``game`` locked):
+    count it on their ``seats`` in memory and return those seats (the caller adds
+    the one to their stored count), and hand the seats that reached the game's
+    limit in a row to a bot."""
     limit = game.options.get("takeover", DEFAULT_TAKEOVER)
-    for seat in game.seats.select_related("user__profile"):
-        if seat.player not in players or seat.bot_level:
-            continue
+    missing = [seat for seat in seats if seat.player in players and not seat.bot_level]
+    for seat in missing:
         seat.missed_deadlines += 1
-        seat.save(update_fields=["missed_deadlines"])
         if limit and seat.missed_deadlines >= limit:
             stand_in_begin(game, seat, SeatChange.Change.MISSED)
+    return missing
 
 
 def stand_in_begin(game: Game, seat: Seat, change: str) -> None:
@@ -132,15 +216,38 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     return ChatMessage.objects.create(game=game, user=user, text=text)
 
 
-def events_append(game: Game, state, events) -> None:
+def events_append(game: Game, state, events, *, changed: tuple = ()) -> None:
     """Append ``events`` (already applied to ``state``) to the locked ``game``,
-    restart its clock, and after the commit tell the players."""
+    restart its clock, and after the commit tell the players. ``changed``: other
+    columns of ``game`` the caller set, written with it."""
+    advance = events_prepare(game, state, events)
+    advance.fields += changed
+    advances_write([advance])
+
+
+@dataclass
+class Advance:
+    """Events appended to one locked game, prepared in memory (``events_prepare``)
+    and written with others (``advances_write``)."""
+
+    game: Game
+    before: int  # the game's version before the events
+    rows: list  # the events' rows, not yet inserted
+    fields: tuple  # the columns of the game the events changed
+    awaiting: list  # the decisions awaited after them (none once the game is over)
+    seats: list | None  # the game's seats with their users' profiles, when the caller has them
+
+
+def events_prepare(game: Game, state, events, *, seats: list | None = None) -> Advance:
+    """``game`` (locked) after ``events`` (already applied to ``state``): its new
+    version, snapshot and clock, or its end and results (the one write made here).
+    Nothing else is written until ``advances_write``."""
     engine = KINDS[game.kind]
     before = game.version
-    Event.objects.bulk_create(
-        Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
+    rows = [
+        Event(game=game, seq=before + index, type=event.type, payload=event.to_json())
         for index, event in enumerate(events)
-    )
+    ]
     game.version += len(events)
     game.snapshot = engine.dump(state)
     if engine.is_over(state):
@@ -152,21 +259,43 @@ def events_append(game: Game, state, events) -> None:
         winners = engine.winners(state)
         winner = game.seats.filter(position=seat_position(winners[0])).first() if winners else None
         game.winner = winner.user if winner else None
-        game_results_record(game=game)  # per-seat results for the dashboard, read once from the log
-    else:
-        clock.clock_restart(game, state)
-    game.save()
-    notifications.game_advanced(game, before=before)
-    if game.status == Game.Status.ACTIVE:
-        _bots_called(game, engine.awaiting(state))
+        game_results_record(game=game, appended=rows)  # per-seat results for the dashboard, read once from the log
+        return Advance(game, before, rows, FINISHED_FIELDS, [], seats)
+    clock.clock_restart(game, state)
+    return Advance(game, before, rows, CLOCK_FIELDS, engine.awaiting(state), seats)
 
 
-def _bots_called(game: Game, awaiting: list) -> None:
+# The columns of a game that appending events changes (``events_prepare``):
+# written alone, so that a mark for attention or a reminder's claim, made
+# without the game's lock, is never overwritten.
+CLOCK_FIELDS = ("version", "snapshot", "deadline_at", "deadline_seconds", "paused_remaining")
+FINISHED_FIELDS = ("version", "snapshot", "status", "finished_at", "deadline_at", "paused_remaining", "winner", "moves")
+
+
+def advances_write(advances: list[Advance]) -> None:
+    """Write prepared events (``events_prepare``), their games still locked: all
+    events in one insert, the changed columns of each game, one message for the
+    emails of all, and a call to each bot now awaited."""
+    if not advances:
+        return
+    Event.objects.bulk_create([row for advance in advances for row in advance.rows])
+    for advance in advances:
+        # An UPDATE per game: Django's bulk_update builds a CASE per column and
+        # row, which costs more here than the statements it saves.
+        advance.game.save(update_fields=advance.fields)
+    notifications.games_advanced([(advance.game, advance.before) for advance in advances])
+    for advance in advances:
+        if advance.awaiting:
+            _bots_called(advance)
+
+
+def _bots_called(advance: Advance) -> None:
     """Queue an answer from each bot that plays a seat now awaited."""
-    versions = {name: version for name, _kind, version in awaiting}
-    for seat in game.seats.select_related("user__profile"):
+    versions = {name: version for name, _kind, version in advance.awaiting}
+    seats = advance.seats if advance.seats is not None else advance.game.seats.select_related("user__profile")
+    for seat in seats:
         if seat.player in versions and seat.bot_level:
-            notifications.bot_called(game, seat, versions[seat.player])
+            notifications.bot_called(advance.game, seat, versions[seat.player])
 
 
 def events_append_keeping_clock(game: Game, state, events, *, awaited: list) -> None:

@@ -1,6 +1,6 @@
 """How each player did in a finished game, worked out once from its event log.
 
-When a game ends, ``services.play.events_append`` calls ``game_results_record``: it reads the
+When a game ends, ``services.play.events_prepare`` calls ``game_results_record``: it reads the
 game's log one last time and stores a ``SeatResult`` per seat (place, decisions
 made, claims, challenges, bluffs caught) and the game's total ``moves``. The
 dashboard and the statistics then read those rows with aggregate queries, so a
@@ -98,14 +98,15 @@ def tally(kind: str, payloads) -> Tally:
     return result
 
 
-def game_results_record(*, game: Game) -> list[SeatResult]:
+def game_results_record(*, game: Game, appended: list = ()) -> list[SeatResult]:
     """Store ``game``'s per-seat results and set ``game.moves`` (the caller saves
     the game). Replaces any results stored before, so it can be run again.
 
-    Precondition: ``game`` is finished and its whole log is written (inside
-    ``services.play.events_append`` that is the same transaction, with the game row locked)."""
-    payloads = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
-    result = tally(game.kind, payloads)
+    Precondition: ``game`` is finished and its log is written, but for the rows
+    ``appended`` after it, which are not inserted yet (inside
+    ``services.play.events_prepare``: the same transaction, with the game row locked)."""
+    stored = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
+    result = tally(game.kind, [*stored, *(row.payload for row in appended)])
     places = result.places()
     finished_at = game.finished_at or game.events.order_by("-seq").values_list("created_at", flat=True).first()
     seats = list(game.seats.all())
