@@ -75,7 +75,6 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import timedelta
 from html import unescape
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
