@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from accounts.models import bot_label, display_name_of
 
 from .engine.common import PUBLIC
-from .engine.events import Event as EngineEvent
+from . import history
 from .kinds import KINDS
 from .models import Event, Game, Seat
 
@@ -57,24 +57,21 @@ def player_names(game: Game) -> dict:
 def table_for(game: Game, user) -> dict:
     """Everything ``user`` may see of ``game``: the engine view for their seat (the
     public view when they have none; every hand once the game is finished), their legal answers with the decision
-    version, and the event log as they may see it."""
+    version, and the history of its latest turns as they may know it (``games.history``)."""
     seat = seat_of(game, user)
     viewer = seat.player if seat else PUBLIC
     table = {"game": game, "seat": seat, "seats": list(game.seats.select_related("user")), "names": player_names(game)}
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
-        return {**table, "view": None, "options": [], "events": []}
+        return {**table, "view": None, "options": [], "history": None}
     engine = KINDS[game.kind]
     state = game_state(game)
     versions = {name: version for name, _kind, version in engine.awaiting(state)}
     options = []
     if seat is not None and seat.player in versions:
         options = [{**option, "version": versions[seat.player]} for option in engine.options(state, seat.player)]
-    events = [
-        {"seq": seq, "type": payload["type"], "data": EngineEvent.from_json(payload).visible_to(viewer)}
-        for seq, payload in Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload")
-    ]
+    told = history.latest(game, seat.player if seat else None, table["names"])
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.
     finished = game.status == Game.Status.FINISHED
     view = engine.omniscient_view(state) if finished else engine.view(state, viewer)
-    return {**table, "view": view, "options": options, "events": events}
+    return {**table, "view": view, "options": options, "history": told}
