@@ -20,13 +20,13 @@ The whole story, told once from the start, is ``full`` (the game's history page)
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.utils import translation
 
 from .kinds import KINDS
-from .kinds.words import Line
+from .kinds.words import Line, Story
 from .models import Event, Game
 
 # The turns (Kobayakawa: rounds) a page and an email show: enough to follow the
@@ -40,11 +40,14 @@ CACHE_SECONDS = 7 * 86400
 
 @dataclass
 class History:
-    """The lines of the latest turns of a game for one viewer. ``start`` is the
-    first event they tell everything from: earlier events are on the history page
-    (0 when the lines are the whole story)."""
+    """A story told up to event ``version`` (excluded): the ``story`` object the
+    kind's tellers continue, and the lines of its latest turns. ``start`` is the
+    first event those lines tell everything from: earlier ones are on the history
+    page (0 when the lines are the whole story)."""
 
-    lines: list[Line]
+    story: Story
+    version: int = 0
+    lines: list[Line] = field(default_factory=list)
     start: int = 0
 
     @property
@@ -60,24 +63,34 @@ class History:
         """Whether some events from ``version`` on are older than these lines."""
         return version < self.start
 
+    def continued(self, game_kind, events: list, version: int) -> "History":
+        """This story continued with ``events`` (stored events with their ``seq``),
+        the log's next ones up to ``version``; the story object is carried on."""
+        lines = self.lines + game_kind.history_continued(self.story, events)
+        turns = [index for index, line in enumerate(lines) if line.turn]
+        if len(turns) <= LATEST_TURNS:
+            return History(self.story, version, lines, self.start)
+        cut = turns[-LATEST_TURNS]
+        return History(self.story, version, lines[cut:], lines[cut - 1].seq + 1)
+
 
 def latest(game: Game, viewer: str | None, names: dict) -> History:
     """The latest turns of ``game`` as ``viewer`` (a player name; None for anyone
     not seated) may know them, up to the version of the ``game`` row read, in the
     active language."""
     key = _key(game, viewer, names)
-    entry = cache.get(key)
-    if entry is None or entry["version"] > game.version:
+    cached = cache.get(key)
+    if cached is None or cached.version > game.version:
         # Nothing told yet, or told further than this (older) read of the row:
         # tell this version from the start, and keep any newer entry.
-        told = _told({"story": KINDS[game.kind].history_story(viewer, names), "version": 0, "lines": [], "start": 0}, game)
-        if entry is None:
+        told = _continued(History(KINDS[game.kind].history_story(viewer, names)), game)
+        if cached is None:
             cache.set(key, told, CACHE_SECONDS)
-        return History(told["lines"], told["start"])
-    if entry["version"] < game.version:
-        entry = _told(entry, game)
-        cache.set(key, entry, CACHE_SECONDS)
-    return History(entry["lines"], entry["start"])
+        return told
+    if cached.version < game.version:
+        cached = _continued(cached, game)
+        cache.set(key, cached, CACHE_SECONDS)
+    return cached
 
 
 def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
@@ -86,24 +99,11 @@ def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
     return KINDS[game.kind].history_lines([{**payload, "seq": seq} for seq, payload in stored], viewer, names)
 
 
-def _told(entry: dict, game: Game) -> dict:
-    """``entry`` continued with the events after its version up to the game's."""
-    stored = Event.objects.filter(game=game, seq__gte=entry["version"], seq__lt=game.version).order_by("seq")
+def _continued(told: History, game: Game) -> History:
+    """``told`` continued with the stored events after it, up to the game's version."""
+    stored = Event.objects.filter(game=game, seq__gte=told.version, seq__lt=game.version).order_by("seq")
     events = [{**payload, "seq": seq} for seq, payload in stored.values_list("seq", "payload")]
-    story = entry["story"]
-    lines = entry["lines"] + KINDS[game.kind].history_continued(story, events)
-    lines, start = _latest_turns(lines, entry["start"])
-    return {"story": story, "version": game.version, "lines": lines, "start": start}
-
-
-def _latest_turns(lines: list[Line], start: int) -> tuple[list[Line], int]:
-    """The lines of the last ``LATEST_TURNS`` turns, and the event they tell
-    everything from (``start`` when nothing more was left out)."""
-    turns = [index for index, line in enumerate(lines) if line.turn]
-    if len(turns) <= LATEST_TURNS:
-        return lines, start
-    cut = turns[-LATEST_TURNS]
-    return lines[cut:], lines[cut - 1].seq + 1
+    return told.continued(KINDS[game.kind], events, game.version)
 
 
 def _key(game: Game, viewer: str | None, names: dict) -> str:
