@@ -88,12 +88,14 @@ def _render_text(template: str, context: dict) -> str:
     return get_template(template).template.render(Context(context, autoescape=False))
 
 
-def _game_context(game: Game) -> dict:
+def _game_context(game: Game, names: dict | None = None) -> dict:
+    """What every email about ``game`` says of it; ``names`` (``player_names``) when
+    they are already read."""
     presenter = KINDS[game.kind]
     return {
         "game": game,
         "game_name": presenter.name,
-        "players": list(player_names(game).values()),
+        "players": list((player_names(game) if names is None else names).values()),
         "game_url": absolute(reverse("game", args=[game.pk])),
         "situation_txt": presenter.email_situation[0],
         "situation_html": presenter.email_situation[1],
@@ -185,7 +187,7 @@ def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]
     presenter = KINDS[game.kind]
     news = told.since(seat.notified_version)
     context = {
-        **_game_context(game),
+        **_game_context(game, names),
         "name": names[seat.player],
         "news": [line.text for line in news if not (others_only and line.actor == seat.player)],
         "news_earlier": told.misses(seat.notified_version),
