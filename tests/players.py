@@ -93,13 +93,14 @@ def profile_form_data(user, **changes) -> dict:
 
 def blocked_foreign_aid(game, events: int):
     """Play ``game`` (Coup, started, nobody having moved) on for at least ``events``
-    more events, stored as the services store them (the log and its snapshot): every
-    turn a Foreign Aid blocked by a Duke claim that everyone lets stand, so the game
-    never ends and nobody's hand or coins change. A long game, cheaply."""
+    more events, to the start of a turn, stored as the services store them (the log
+    and its snapshot): every turn a Foreign Aid blocked by a Duke claim that everyone
+    lets stand, so the game never ends and nobody's hand or coins change. A long
+    game, cheaply."""
     engine = KINDS[game.kind]
     state = game_state(game)
     new = []
-    while len(new) < events:
+    while len(new) < events or engine.awaiting(state)[0][1] != "turn":
         player, _kind, _version = engine.awaiting(state)[0]
         options = engine.options(state, player)
         command = next(
