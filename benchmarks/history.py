@@ -77,8 +77,8 @@ def page_costs(tag: str, rounds: int) -> dict:
 
 def email_costs(tag: str, rounds: int) -> dict:
     """Each round, a new ten-player game of about 200 events whose players' stories
-    are told (as their pages and emails do during a game), then a Duke claim and
-    the nine emails it calls for, beside nine plain ones."""
+    are told and who were told of the last turn (as their pages and emails do during
+    a game), then a Duke claim and the nine emails it calls for, beside nine plain ones."""
     times = {"decision_emails_9": [], "plain_emails_9": []}
     counts = {name: set() for name in times}
     for round_ in range(rounds + 1):
@@ -87,6 +87,7 @@ def email_costs(tag: str, rounds: int) -> dict:
         for user in users:
             table_for(game, user)
         before = game.version
+        game.seats.update(notified_version=before)  # as if each had been told of the last turn
         [(player, (_kind, version))] = awaited(game).items()
         claimant = next(seat.user for seat in game.seats.all() if seat.player == player)
         play.decision_submit(game=game, user=claimant, command={"act": "tax"}, version=version)

@@ -185,11 +185,11 @@ def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]
     names = table["names"]
     told = table["history"]
     presenter = KINDS[game.kind]
-    news = told.since(seat.notified_version)
+    reader = seat.player
     context = {
         **_game_context(game, names),
-        "name": names[seat.player],
-        "news": [line.text for line in news if not (others_only and line.actor == seat.player)],
+        "name": names[reader],
+        "news": [line.text for line in told.since(seat.notified_version) if not (others_only and line.actor == reader)],
         "news_earlier": told.misses(seat.notified_version),
         "deadline": game.deadline_at,
         **presenter.email_context(view, seat.player, names),
