@@ -64,7 +64,7 @@ def measured(call, rounds: int) -> dict:
 
 def page_costs(tag: str, rounds: int) -> dict:
     result = {}
-    for label, events in (("short", 12), ("long", 990)):
+    for label, events in (("short", 8), ("long", 990)):
         ana, ben, cai = (make_player(f"{name}{tag}{label}") for name in ("Ana", "Ben", "Cai"))
         game = blocked_foreign_aid(started_game(ana, ben, cai), events)
         client = Client()

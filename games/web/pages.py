@@ -2,7 +2,7 @@
 
 The views stay thin: they fetch, call a service, and hand the dicts built here to
 the templates. Nothing here reads the engine state directly: only the viewer's
-``view`` (engine ``view()``), their options and their copy of the event log, so a
+``view`` (engine ``view()``), their options and their history (``games.history``), so a
 page can never show more than the engine let through for that viewer.
 """
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import history
 from games.history import LATEST_TURNS
 from games.mail import emails
+from games.models import Game
 from games.selectors import table_for
 from games.services import play
 from tests.players import awaited, blocked_foreign_aid, make_player, started_game
@@ -125,7 +126,7 @@ def queries_of(client, url, **params) -> int:
 
 
 def test_a_long_games_page_and_live_partial_read_no_more_than_a_short_games(ana, ben, cai):
-    short = blocked_foreign_aid(started_game(ana, ben, cai), 12)
+    short = blocked_foreign_aid(started_game(ana, ben, cai), 8)
     dora, eli, fay = make_player("Dora"), make_player("Eli"), make_player("Fay")
     long = blocked_foreign_aid(started_game(dora, eli, fay), 1000)
     assert short.version <= 20 and long.version >= 1000
@@ -139,3 +140,16 @@ def test_a_long_games_page_and_live_partial_read_no_more_than_a_short_games(ana,
             queries_of(client, live, since="none"),
         ]
     assert all(long <= short for long, short in zip(counts["long"], counts["short"])), counts
+
+
+def test_an_older_read_of_a_game_gets_its_own_story_and_keeps_the_newer_one_cached(ana, ben):
+    game = started_game(ana, ben)
+    stale = Game.objects.get(pk=game.pk)
+    answer(game, ana, "p1", {"act": "income"})
+    newer = table_for(game, ana)["history"]
+    older = table_for(stale, ana)["history"]
+    assert older.version == stale.version < newer.version == game.version
+    assert "Ana took Income." in [line.text for line in newer.lines]
+    assert "Ana took Income." not in [line.text for line in older.lines]
+    again = table_for(game, ana)["history"]
+    assert (again.version, again.lines) == (newer.version, newer.lines)
