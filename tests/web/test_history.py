@@ -61,10 +61,12 @@ def test_a_players_secret_lines_stay_theirs_whoever_warmed_the_cache(ana, ben, c
     own = page_of(ana, game)
     after_ana = {"Ben": page_of(ben, game), "Cai": page_of(cai, game)}
     public = [line.text for line in table_for(game, None)["history"].lines]
-    assert all(secret in own for secret in secrets)
+    whole = {user: client_of(user).get(reverse("game_history", args=[game.pk])).content.decode() for user in (ana, ben, cai)}
+    assert all(secret in own and secret in whole[ana] for secret in secrets)
+    assert "Ana drew 2 cards from the court deck." in whole[ben] and "Ana drew 2 cards from the court deck." in whole[cai]
     assert "Ana drew 2 cards from the court deck." in after_ana["Ben"]
     for secret in secrets:
-        for name, page in [*before_ana.items(), *after_ana.items()]:
+        for name, page in [*before_ana.items(), *after_ana.items(), ("Ben's history", whole[ben]), ("Cai's history", whole[cai])]:
             assert secret not in page, (name, secret)
         assert secret not in public
         for mail in smtp.to("ben@example.com") + smtp.to("cai@example.com"):
