@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from accounts.models import bot_label, display_name_of
 
 from .engine.common import PUBLIC
-from .engine.events import Event as EngineEvent
+from . import history
 from .kinds import KINDS
 from .models import Event, Game, Seat
 
@@ -64,27 +64,24 @@ def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
 def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None) -> dict:
     """Everything ``user`` may see of ``game``: the engine view for their seat (the
     public view when they have none; every hand once the game is finished), their legal answers with the decision
-    version, and the event log as they may see it. ``seats`` (from ``seats_of``) and
-    ``state`` (the engine state of the game as it is) are read here unless the
-    caller already holds them."""
+    version, and the history of its latest turns as they may know it (``games.history``).
+    ``seats`` (from ``seats_of``) and ``state`` (the engine state of the game as it
+    is) are read here unless the caller already holds them."""
     seats = seats_of(game) if seats is None else seats
     seat = seat_of(game, user, seats)
     viewer = seat.player if seat else PUBLIC
     table = {"game": game, "seat": seat, "seats": seats, "names": player_names(game, seats)}
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
-        return {**table, "view": None, "options": [], "events": []}
+        return {**table, "view": None, "options": [], "history": None}
     engine = KINDS[game.kind]
     state = game_state(game) if state is None else state
     versions = {name: version for name, _kind, version in engine.awaiting(state)}
     options = []
     if seat is not None and seat.player in versions:
         options = [{**option, "version": versions[seat.player]} for option in engine.options(state, seat.player)]
-    events = [
-        {"seq": seq, "type": payload["type"], "data": EngineEvent.from_json(payload).visible_to(viewer)}
-        for seq, payload in Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload")
-    ]
+    told = history.latest(game, seat.player if seat else None, table["names"])
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.
     finished = game.status == Game.Status.FINISHED
     view = engine.omniscient_view(state) if finished else engine.view(state, viewer)
-    return {**table, "view": view, "options": options, "events": events}
+    return {**table, "view": view, "options": options, "history": told}

@@ -121,3 +121,30 @@ def profile_form_data(user, **changes) -> dict:
         data["always_prove"] = "on"
     data.update(changes)
     return {key: value for key, value in data.items() if value is not None}
+
+
+def blocked_foreign_aid(game, events: int):
+    """Play ``game`` (Coup, started, nobody having moved) on for at least ``events``
+    more events, to the start of a turn, stored as the services store them (the log
+    and its snapshot): every turn a Foreign Aid blocked by a Duke claim that everyone
+    lets stand, so the game never ends and nobody's hand or coins change. A long
+    game, cheaply."""
+    engine = KINDS[game.kind]
+    state = game_state(game)
+    new = []
+    while len(new) < events or engine.awaiting(state)[0][1] != "turn":
+        player, _kind, _version = engine.awaiting(state)[0]
+        options = engine.options(state, player)
+        command = next(
+            (option for option in options if option["act"] == "foreign_aid" or option.get("as") == "duke"),
+            {"act": "allow"},
+        )
+        new += engine.play(state, player, command)
+    Event.objects.bulk_create(
+        Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
+        for index, event in enumerate(new)
+    )
+    game.version += len(new)
+    game.snapshot = engine.dump(state)
+    game.save(update_fields=["version", "snapshot"])
+    return game

@@ -213,6 +213,14 @@ class GameKind(Protocol):
         """The story of the game as ``viewer`` may know it: a ``words.Line`` per
         sentence, built only from each event's fields ``viewer`` may see."""
 
+    def history_story(self, viewer: str | None, names: dict) -> Any:
+        """A story not told yet (a ``words.Story``): what the tellers keep to word
+        the next event. Picklable: ``games.history`` caches it between requests."""
+
+    def history_continued(self, story, events) -> list:
+        """The ``words.Line`` of ``events``, the log's next ones, for ``story`` (which
+        it updates): telling a log in two parts gives the lines of telling it whole."""
+
     last_action_types: tuple
     """The event types that start a player's move, for the dashboard's "last action"."""
 

@@ -29,12 +29,15 @@ class Reply:
 
 @dataclass
 class Line:
-    """One sentence of the history; ``turn`` marks the start of a new turn."""
+    """One sentence of the history; ``turn`` marks the start of a new turn and
+    ``actor`` is the player whose event it tells (None for the game's own), so an
+    email's news can leave out what its reader did."""
 
     seq: int
     text: str
     kind: str  # the event type
     turn: bool = False
+    actor: str | None = None
 
 
 class Story:
@@ -76,7 +79,7 @@ def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
         if text and data.get("timed_out"):
             text = clock_answered(text, data, story)
         if text:
-            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind))
+            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind, actor=data.get("player")))
     return told
 
 

@@ -88,12 +88,14 @@ def _render_text(template: str, context: dict) -> str:
     return get_template(template).template.render(Context(context, autoescape=False))
 
 
-def _game_context(game: Game) -> dict:
+def _game_context(game: Game, names: dict | None = None) -> dict:
+    """What every email about ``game`` says of it; ``names`` (``player_names``) when
+    they are already read."""
     presenter = KINDS[game.kind]
     return {
         "game": game,
         "game_name": presenter.name,
-        "players": list(player_names(game).values()),
+        "players": list((player_names(game) if names is None else names).values()),
         "game_url": absolute(reverse("game", args=[game.pk])),
         "situation_txt": presenter.email_situation[0],
         "situation_html": presenter.email_situation[1],
@@ -137,16 +139,19 @@ class UpdateEmails:
 def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
     """The emails that events ``before``..``after`` of a game call for: a decision
     email to each player newly awaited (``send_decision``), and news of the start,
-    an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``)."""
+    an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``).
+
+    It reads the state now (the snapshot, not a replay of the log) and only the new
+    events. When more was played since, the decisions those events asked for that
+    are still awaited get their email here, and the later events' own update sends
+    the rest (and the end of the game), so no email goes twice."""
     game = Game.objects.get(pk=game_id)
     engine = KINDS[game.kind]
-    payloads = list(Event.objects.filter(game=game, seq__lt=after).order_by("seq").values_list("payload", flat=True))
-    state = engine.replay(payloads)
-    new = payloads[before:]
-    asked = {player: version for player, _kind, version in engine.awaiting(state) if version >= before}
-    out_events = engine.out_events
-    eliminated = {e["data"]["player"] for e in new if e["type"] in out_events}
-    finished = engine.is_over(state)
+    state = game_state(game)
+    asked = {player: version for player, _kind, version in engine.awaiting(state) if before <= version < after}
+    outs = Event.objects.filter(game=game, seq__gte=before, seq__lt=after, type__in=engine.out_events)
+    eliminated = {payload["data"]["player"] for payload in outs.values_list("payload", flat=True)}
+    finished = engine.is_over(state) and game.version <= after
     found = UpdateEmails()
     for seat in Seat.objects.filter(game=game).select_related("user__profile"):
         mode = profile_of(seat.user).email_mode
@@ -169,18 +174,23 @@ def awaited_seat_ids(game: Game) -> list[int]:
     return [seat.pk for seat in game.seats.all() if seat.player in awaited]
 
 
-def _seat_context(seat: Seat) -> tuple[dict, dict]:
-    """The table as this seat's player sees it, and the email context built from it."""
+def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]:
+    """The table as this seat's player sees it, and the email context built from it.
+    Its news is what happened since the player's last email (with ``others_only``,
+    what the other players and the game did: a decision email's "since your last
+    move"); ``news_earlier`` when some of it is older than the latest turns."""
     game = seat.game
     table = table_for(game, seat.user)
     view = table["view"]
     names = table["names"]
+    told = table["history"]
     presenter = KINDS[game.kind]
-    lines = presenter.history_lines(table["events"], seat.player, names)
+    reader = seat.player
     context = {
-        **_game_context(game),
-        "name": names[seat.player],
-        "news": [line.text for line in lines if line.seq >= seat.notified_version],
+        **_game_context(game, names),
+        "name": names[reader],
+        "news": [line.text for line in told.since(seat.notified_version) if not (others_only and line.actor == reader)],
+        "news_earlier": told.misses(seat.notified_version),
         "deadline": game.deadline_at,
         **presenter.email_context(view, seat.player, names),
     }
@@ -194,7 +204,7 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
     game = seat.game
     language = profile_of(seat.user).language
     with translation.override(language):
-        table, context = _seat_context(seat)
+        table, context = _seat_context(seat, others_only=True)
         options = table["options"]
         if not options or options[0]["version"] != decision_version:
             return

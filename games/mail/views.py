@@ -86,9 +86,7 @@ def _told_since(game: Game, version: int) -> list[str]:
     """What the table saw happen from ``version`` on (the answer just played and
     what it caused), as told to someone not seated: no face-down card."""
     game.refresh_from_db()
-    public = table_for(game, None)
-    lines = KINDS[game.kind].history_lines(public["events"], None, public["names"])
-    return [line.text for line in lines if line.seq >= version]
+    return [line.text for line in table_for(game, None)["history"].since(version)]
 
 
 def _chosen(options: list, signed: dict) -> dict | None:

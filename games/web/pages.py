@@ -2,7 +2,7 @@
 
 The views stay thin: they fetch, call a service, and hand the dicts built here to
 the templates. Nothing here reads the engine state directly: only the viewer's
-``view`` (engine ``view()``), their options and their copy of the event log, so a
+``view`` (engine ``view()``), their options and their history (``games.history``), so a
 page can never show more than the engine let through for that viewer.
 """
 
@@ -59,6 +59,7 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
     winners = winners if isinstance(winners, list) else [winners] if winners else []
     ctx = presenter.labeler(view, viewer, names, game.variants)
     groups = option_groups(presenter, table["options"], ctx, decision, names, chosen_action) if decision else []
+    told = table["history"]
     context.update(presenter.table(view, viewer, names, game, users, awaiting))
     context.update(
         {
@@ -72,7 +73,8 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
             "prompt": presenter.decision_prompt(decision) if decision else "",
             "option_groups": groups,
             "chosen_action": chosen_action if decision and any(g.get("chosen") for g in groups) else "",
-            "turns": turns(history_lines(game, presenter, table["events"], viewer, names)),
+            "turns": turns(with_seat_changes(game, told.lines, told.start)),
+            "earlier_turns": told.earlier,
             "winner": ", ".join(names.get(w, w) for w in winners) if winners else None,
             "you_won": viewer is not None and viewer in winners,
         }
@@ -221,21 +223,21 @@ def _duration(seconds: int) -> str:
 
 
 
-def history_lines(game: Game, presenter, events: list, viewer, names: dict) -> list[Line]:
-    """The kind's sentences of ``events`` with, at their place, the bots taking
-    seats over for absent players and those players coming back. A change made at
-    version V came after event V - 1 and before event V: its line carries seq V and
-    goes before that event's first sentence."""
+def with_seat_changes(game: Game, lines: list[Line], start: int = 0) -> list[Line]:
+    """``lines`` (a kind's sentences, of the events from ``start`` on) with, at their
+    place, the bots taking seats over for absent players and those players coming
+    back. A change made at version V came after event V - 1 and before event V: its
+    line carries seq V and goes before that event's first sentence."""
     merged = []
-    changes = _seat_change_lines(game)
-    for line in presenter.history_lines(events, viewer, names):
+    changes = _seat_change_lines(game, start)
+    for line in lines:
         while changes and changes[0].seq <= line.seq:
             merged.append(changes.pop(0))
         merged.append(line)
     return merged + changes
 
 
-def _seat_change_lines(game: Game) -> list[Line]:
+def _seat_change_lines(game: Game, start: int) -> list[Line]:
     words = {"bot": bot_label(settings.BOT_STAND_IN_LEVEL)}
     sentences = {
         SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
@@ -248,5 +250,5 @@ def _seat_change_lines(game: Game) -> list[Line]:
             text=sentences[change.change] % {**words, "name": display_name(change.seat.user)},
             kind="seat.changed",
         )
-        for change in game.seat_changes.select_related("seat__user__profile")
+        for change in game.seat_changes.filter(version__gte=start).select_related("seat__user__profile")
     ]

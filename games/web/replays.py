@@ -6,7 +6,7 @@ step's table is the engine's omniscient view (``omniscient_view(state)``). That 
 must never reach the page of a game still in play, so ``replay_context`` refuses
 one (and the view answers 404 before asking).
 
-A step is one sentence of the history (``pages.history_lines``: the kind's
+A step is one sentence of the history (``pages.with_seat_changes``: the kind's
 sentences, told to the viewing player so "You drew: Duke" reads as it did during
 the game, and the bots taking seats over). Its table is the state
 folded up to the event of the next sentence, so the bookkeeping that follows a
@@ -18,7 +18,7 @@ from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
 from games.models import Event, Game
 from games.selectors import player_names
-from games.web.pages import history_lines
+from games.web.pages import with_seat_changes
 
 
 class ReplayRefused(Exception):
@@ -46,7 +46,8 @@ def replay_context(game: Game, seat, step) -> dict:
     game_kind = KINDS[game.kind]
     names = player_names(game)
     stored = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
-    lines = history_lines(game, game_kind, [{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
+    told = game_kind.history_lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
+    lines = with_seat_changes(game, told)
     count = len(lines)
     number = step_number(step, count)
     until = lines[number].seq if number < count else None  # the event of the next sentence

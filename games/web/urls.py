@@ -42,6 +42,7 @@ urlpatterns = [
     path("games/<int:pk>/back", views.back, name="game_back"),
     path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
     path("games/<int:pk>/replay/", views.replay, name="game_replay"),
+    path("games/<int:pk>/history", views.game_history, name="game_history"),
     path("games/<int:pk>/rematch", views.rematch, name="game_rematch"),
     path("join/<token:token>/", views.join, name="join"),
     path("invitations/<token:token>/", views.invitation, name="invitation"),

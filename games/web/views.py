@@ -18,8 +18,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import history
+from games.kinds import KINDS
 from games.models import ChatMessage, Game, Invitation
-from games.selectors import display_name, seat_of, seats_of, table_for
+from games.selectors import display_name, player_names, seat_of, seats_of, table_for
 from games.services import bots, clock, gathering, play, presence
 from games.services.errors import ServiceError
 from games.web import dashboard, pages, replays
@@ -284,6 +286,19 @@ def replay(request, pk):
     context = replays.replay_context(game, seat, request.GET.get("step"))
     template = "games/replay.html#step" if _is_htmx(request) else "games/replay.html"
     return render(request, template, context)
+
+
+@login_required
+@require_GET
+def game_history(request, pk):
+    """Every turn of a game so far, as its player may know them (the game page shows
+    only the latest): told from the start on each request, for a page read rarely."""
+    game, seat = _seated_game(request, pk)
+    if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
+        return _to_game(game)
+    lines = history.full(game, seat.player, player_names(game))
+    context = {"game": game, "game_name": KINDS[game.kind].name, "turns": pages.turns(pages.with_seat_changes(game, lines))}
+    return render(request, "games/history.html", context)
 
 
 @login_required

@@ -80,8 +80,9 @@ def test_takeovers_and_returns_are_told_in_the_history_the_replay_and_the_dashbo
     assert "A bot plays for you" not in client.get(reverse("home")).content.decode()
     _income(game, ben, "p2")
 
+    game.refresh_from_db()
     table = table_for(game, ana)
-    lines = pages.history_lines(game, KINDS[game.kind], table["events"], "p1", table["names"])
+    lines = pages.with_seat_changes(game, table["history"].lines)
     texts = [line.text for line in lines]
     asked = texts.index("Ben asked Bot (easy) to play for them.")
     back = texts.index("Ben is back.")

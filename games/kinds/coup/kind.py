@@ -43,6 +43,8 @@ class Coup(CoupRules):
     option_group = staticmethod(decisions.option_group)
     waits_for = staticmethod(decisions.waits_for)
     history_lines = staticmethod(history.lines)
+    history_story = staticmethod(history.CoupStory)
+    history_continued = staticmethod(history.continued)
     last_action = staticmethod(tables.last_action)
     reply_word = staticmethod(replies.reply_word)
     read_reply = staticmethod(replies.read_reply)

@@ -39,6 +39,8 @@ class Kobayakawa(KindBase, KobayakawaRules):
     option_style = staticmethod(words.option_style)
     waits_for = staticmethod(words.waits_for)
     history_lines = staticmethod(words.history_lines)
+    history_story = staticmethod(words.Story)
+    history_continued = staticmethod(words.history_continued)
     last_action = staticmethod(words.last_action)
     reply_word = staticmethod(words.reply_word)
     read_reply = staticmethod(words.read_reply)

@@ -96,7 +96,12 @@ def waits_for(decision: str, view: dict, viewer: str, names: dict) -> str:
 
 
 def history_lines(events, viewer, names):
-    return tell(events, Story(viewer, names), TELLERS, "kobayakawa.round.started")
+    return history_continued(Story(viewer, names), events)
+
+
+def history_continued(story: Story, events) -> list:
+    """The sentences of ``events``, the log's next ones, for the story told so far."""
+    return tell(events, story, TELLERS, "kobayakawa.round.started")
 
 
 def rules_summary(variants=()) -> list[str]:

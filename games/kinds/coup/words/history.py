@@ -46,7 +46,12 @@ def lines(events, viewer: str | None, names: dict) -> list[Line]:
     """Every sentence of a Coup game's history for ``viewer`` (a player name, or
     anyone else: who then reads only the public story), with the sequence number
     of its event."""
-    return tell(events, CoupStory(viewer, names), TELLERS, "coup.turn.started")
+    return continued(CoupStory(viewer, names), events)
+
+
+def continued(story: CoupStory, events) -> list[Line]:
+    """The sentences of ``events``, the log's next ones, for the story told so far."""
+    return tell(events, story, TELLERS, "coup.turn.started")
 
 
 # ---- one teller per event type -----------------------------------------------------------

@@ -1,0 +1,157 @@
+"""The history on game pages and in emails: the latest turns from a cached story
+(``games.history``), the whole story on the history page, each viewer's secrets
+kept to that viewer whichever viewer warmed the cache, and a cost that does not
+grow with the game."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import history
+from games.history import LATEST_TURNS
+from games.mail import emails
+from games.models import Game
+from games.selectors import table_for
+from games.services import play
+from tests.players import awaited, blocked_foreign_aid, make_player, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def client_of(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_of(user, game) -> str:
+    response = client_of(user).get(reverse("game", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def answer(game, user, player, command):
+    play.decision_submit(game=game, user=user, command=command, version=awaited(game)[player][1])
+    game.refresh_from_db()
+
+
+def secrets_of_an_exchange(game, ana, ben, cai) -> list[str]:
+    """Ana exchanges with the court deck and keeps two cards; her two secret
+    lines, as she reads them."""
+    answer(game, ana, "p1", {"act": "exchange", "draws": 2})
+    answer(game, ben, "p2", {"act": "allow"})
+    answer(game, cai, "p3", {"act": "allow"})
+    drew = [line.text for line in table_for(game, ana)["history"].lines if line.kind == "coup.exchange.drew"]
+    answer(game, ana, "p1", table_for(game, ana)["options"][0])
+    kept = [line.text for line in table_for(game, ana)["history"].lines if line.kind == "coup.exchange.kept"]
+    assert drew[0].startswith("You drew from the court deck: ") and kept[0].startswith("You kept ")
+    return drew + kept
+
+
+def test_a_players_secret_lines_stay_theirs_whoever_warmed_the_cache(ana, ben, cai, smtp, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(ana, ben, cai)
+    # Every other viewer's story is told (and cached) before Ana's, and again after.
+    page_of(ben, game), page_of(cai, game), table_for(game, None)
+    with django_capture_on_commit_callbacks(execute=True):
+        secrets = secrets_of_an_exchange(game, ana, ben, cai)
+    before_ana = {"Ben": page_of(ben, game), "Cai": page_of(cai, game)}
+    own = page_of(ana, game)
+    after_ana = {"Ben": page_of(ben, game), "Cai": page_of(cai, game)}
+    public = [line.text for line in table_for(game, None)["history"].lines]
+    whole = {user: client_of(user).get(reverse("game_history", args=[game.pk])).content.decode() for user in (ana, ben, cai)}
+    assert all(secret in own and secret in whole[ana] for secret in secrets)
+    assert "Ana drew 2 cards from the court deck." in whole[ben] and "Ana drew 2 cards from the court deck." in whole[cai]
+    assert "Ana drew 2 cards from the court deck." in after_ana["Ben"]
+    for secret in secrets:
+        for name, page in [*before_ana.items(), *after_ana.items(), ("Ben's history", whole[ben]), ("Cai's history", whole[cai])]:
+            assert secret not in page, (name, secret)
+        assert secret not in public
+        for mail in smtp.to("ben@example.com") + smtp.to("cai@example.com"):
+            assert secret not in mail.text and secret not in mail.html, (mail.to, secret)
+    assert any("Ana drew 2 cards from the court deck." in mail.text for mail in smtp.to("ben@example.com"))
+
+
+def test_the_history_page_is_for_the_games_players_only(ana, ben, cai):
+    game = started_game(ana, ben)
+    assert client_of(cai).get(reverse("game_history", args=[game.pk])).status_code == 404
+    assert client_of(ben).get(reverse("game_history", args=[game.pk])).status_code == 200
+
+
+def test_a_long_games_page_shows_its_latest_turns_and_links_to_them_all(ana, ben, cai):
+    game = blocked_foreign_aid(started_game(ana, ben, cai), 300)
+    page = page_of(ana, game)
+    assert page.count('class="turn-start"') == LATEST_TURNS
+    assert "The game began with" not in page
+    link = reverse("game_history", args=[game.pk])
+    assert f'href="{link}"' in page and "Earlier turns" in page
+    whole = client_of(ana).get(link).content.decode()
+    assert "The game began with" in whole and "You were dealt: " in whole
+    assert whole.count('class="turn-start"') == sum(
+        line.turn for line in history.full(game, "p1", table_for(game, ana)["names"])
+    )
+
+
+def test_a_short_games_page_has_no_link_to_earlier_turns(ana, ben):
+    game = started_game(ana, ben)
+    page = page_of(ana, game)
+    assert "The game began with" in page and "Earlier turns" not in page
+
+
+def test_a_decision_email_does_not_tell_its_reader_their_own_move(ana, ben, cai, smtp, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(ana, ben, cai)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer(game, ana, "p1", {"act": "steal", "target": "p2"})
+        answer(game, ben, "p2", {"act": "block", "as": "captain"})
+    asked = [mail for mail in smtp.to("ana@example.com") if "it is your move" in mail.text]
+    news = asked[-1].text.split("Since your last move:")[1]
+    assert "Ben claimed the Captain to block." in news
+    assert "Ana claimed the Captain to steal from Ben." not in news and "Your turn." not in news
+
+
+def test_an_email_whose_news_is_older_than_the_latest_turns_points_to_the_page(ana, ben, cai, smtp):
+    game = blocked_foreign_aid(started_game(ana, ben, cai), 300)
+    player, (_kind, version) = next(iter(awaited(game).items()))
+    seat = next(seat for seat in game.seats.all() if seat.player == player)
+    emails.send_decision(seat.pk, version)
+    [mail] = smtp.messages
+    assert "Earlier moves are on the game page." in mail.text and "Earlier moves are on the game page." in mail.html
+
+
+def queries_of(client, url, **params) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url, params).status_code == 200
+    return len(queries)
+
+
+def test_a_long_games_page_and_live_partial_read_no_more_than_a_short_games(ana, ben, cai):
+    short = blocked_foreign_aid(started_game(ana, ben, cai), 8)
+    dora, eli, fay = make_player("Dora"), make_player("Eli"), make_player("Fay")
+    long = blocked_foreign_aid(started_game(dora, eli, fay), 1000)
+    assert short.version <= 20 and long.version >= 1000
+    counts = {}
+    for name, game, user in (("short", short, ana), ("long", long, dora)):
+        client = client_of(user)
+        page, live = reverse("game", args=[game.pk]), reverse("game_live", args=[game.pk])
+        counts[name] = [
+            queries_of(client, page),  # the story told from the start
+            queries_of(client, page),  # from the cache
+            queries_of(client, live, since="none"),
+        ]
+    assert all(long <= short for long, short in zip(counts["long"], counts["short"])), counts
+
+
+def test_an_older_read_of_a_game_gets_its_own_story_and_keeps_the_newer_one_cached(ana, ben):
+    game = started_game(ana, ben)
+    stale = Game.objects.get(pk=game.pk)
+    answer(game, ana, "p1", {"act": "income"})
+    newer = table_for(game, ana)["history"]
+    older = table_for(stale, ana)["history"]
+    assert older.version == stale.version < newer.version == game.version
+    assert "Ana took Income." in [line.text for line in newer.lines]
+    assert "Ana took Income." not in [line.text for line in older.lines]
+    again = table_for(game, ana)["history"]
+    assert (again.version, again.lines) == (newer.version, newer.lines)
