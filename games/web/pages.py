@@ -6,19 +6,22 @@ the templates. Nothing here reads the engine state directly: only the viewer's
 page can never show more than the engine let through for that viewer.
 """
 
+import functools
 import json
 
 from django.conf import settings
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import bot_label
 from games.kinds import KINDS
 from games.kinds.words import Line
-from games.models import Game, SeatChange
-from games.selectors import display_name
+from games.models import Game, Seat, SeatChange
+from games.selectors import display_name, seats_of
 
 HOUR = 3600
 
@@ -41,14 +44,11 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
         "names": names,
         "game_name": presenter.name,
         "variant_names": presenter.variant_names(game.variants),
-        "rules": presenter.rules_summary(game.variants),
         "situation_template": presenter.situation_template,
         "table_template": presenter.table_template,
         "resign_note": presenter.resign_note,
         "answer_template": presenter.answer_template,
-        "reference_template": presenter.reference_template,
         "time_left": time_left(game.deadline_at) if game.deadline_at else "",
-        **presenter.static_context(game.variants),
     }
     if view is None:
         return context
@@ -73,13 +73,34 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
             "prompt": presenter.decision_prompt(decision) if decision else "",
             "option_groups": groups,
             "chosen_action": chosen_action if decision and any(g.get("chosen") for g in groups) else "",
-            "turns": turns(with_seat_changes(game, told.lines, told.start)),
+            "turns": turns(with_seat_changes(game, told.lines, told.start, table["seats"])),
             "earlier_turns": told.earlier,
             "winner": ", ".join(names.get(w, w) for w in winners) if winners else None,
             "you_won": viewer is not None and viewer in winners,
         }
     )
     return context
+
+
+def static_panels(game: Game) -> dict:
+    """The game page's panels that are the same for every game of its kind, variants
+    and language: the card reference and the rules, rendered from those three alone
+    (no game state, no viewer, no request), so that they can be rendered once per
+    process and served to every viewer of every such game. With DEBUG on they are
+    rendered each time, as templates edited live are."""
+    key = (game.kind, tuple(game.variants), get_language())
+    return _static_panels.__wrapped__(*key) if settings.DEBUG else _static_panels(*key)
+
+
+@functools.lru_cache(maxsize=256)
+def _static_panels(kind: str, variants: tuple, language: str) -> dict:
+    presenter = KINDS[kind]
+    with translation.override(language):
+        context = {"rules": presenter.rules_summary(variants), **presenter.static_context(variants)}
+        return {
+            "reference_panel": render_to_string(presenter.reference_template, context) if presenter.reference_template else "",
+            "rules_panel": render_to_string("games/_rules.html", context),
+        }
 
 
 def time_left(deadline) -> str:
@@ -223,13 +244,14 @@ def _duration(seconds: int) -> str:
 
 
 
-def with_seat_changes(game: Game, lines: list[Line], start: int = 0) -> list[Line]:
+def with_seat_changes(game: Game, lines: list[Line], start: int = 0, seats: list[Seat] | None = None) -> list[Line]:
     """``lines`` (a kind's sentences, of the events from ``start`` on) with, at their
     place, the bots taking seats over for absent players and those players coming
     back. A change made at version V came after event V - 1 and before event V: its
-    line carries seq V and goes before that event's first sentence."""
+    line carries seq V and goes before that event's first sentence. ``seats``: the
+    game's seats (``seats_of``) when the caller already read them."""
     merged = []
-    changes = _seat_change_lines(game, start)
+    changes = _seat_change_lines(game, start, seats_of(game) if seats is None else seats)
     for line in lines:
         while changes and changes[0].seq <= line.seq:
             merged.append(changes.pop(0))
@@ -237,18 +259,16 @@ def with_seat_changes(game: Game, lines: list[Line], start: int = 0) -> list[Lin
     return merged + changes
 
 
-def _seat_change_lines(game: Game, start: int) -> list[Line]:
+def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
     words = {"bot": bot_label(settings.BOT_STAND_IN_LEVEL)}
     sentences = {
         SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
         SeatChange.Change.ASKED: _("%(name)s asked %(bot)s to play for them."),
         SeatChange.Change.BACK: _("%(name)s is back."),
     }
+    # The changes alone (no join): their players are among the seats already read.
+    players = {seat.pk: seat.user for seat in seats}
     return [
-        Line(
-            seq=change.version,
-            text=sentences[change.change] % {**words, "name": display_name(change.seat.user)},
-            kind="seat.changed",
-        )
-        for change in game.seat_changes.filter(version__gte=start).select_related("seat__user__profile")
+        Line(seq=version, text=sentences[change] % {**words, "name": display_name(players[seat_id])}, kind="seat.changed")
+        for seat_id, version, change in game.seat_changes.filter(version__gte=start).order_by("version", "pk").values_list("seat_id", "version", "change")
     ]

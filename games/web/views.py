@@ -11,6 +11,7 @@ above the current state, never an error page.
 import json
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -127,7 +128,8 @@ def game(request, pk):
     presence.seat_seen(seat=seat)
     table = table_for(game, request.user, seats=seats)
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
-    context.update(_chat_context(game), poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
+    context.update(_chat_context(game, seats=seats), **pages.static_panels(game))
+    context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html", context)
 
 
@@ -325,12 +327,18 @@ def rematch(request, pk):
 # ---- table talk ---------------------------------------------------------------------
 
 
-def _chat_context(game, form=None) -> dict:
-    chat = list(ChatMessage.objects.filter(game=game).select_related("user", "user__profile").order_by("-pk")[:100])
+def _chat_context(game, form=None, seats=None) -> dict:
+    """The table talk's latest messages. Their authors are the players seated, read
+    with the ``seats`` (``seats_of``) the page holds; a player who left a gathering
+    game after speaking is read apart."""
+    chat = list(ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", "user_id", "text", "created_at")[:100])
     chat.reverse()
+    authors = {seat.user_id: seat.user for seat in (seats_of(game) if seats is None else seats)}
+    if missing := {user_id for _pk, user_id, _text, _at in chat} - authors.keys():
+        authors |= {user.pk: user for user in get_user_model().objects.select_related("profile").filter(pk__in=missing)}
     return {
-        "chat": [{"id": m.pk, "name": display_name(m.user), "text": m.text, "at": m.created_at} for m in chat],
-        "chat_last": chat[-1].pk if chat else 0,
+        "chat": [{"id": pk, "name": display_name(authors[user_id]), "text": text, "at": at} for pk, user_id, text, at in chat],
+        "chat_last": chat[-1][0] if chat else 0,
         "chat_form": form or ChatForm(),
         "game": game,
         "poll_seconds": POLL_SECONDS,
