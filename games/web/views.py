@@ -339,10 +339,9 @@ def _chat_context(game, form=None, seats=None) -> dict:
     return {
         "chat": [{"id": pk, "name": display_name(authors[user_id]), "text": text, "at": at} for pk, user_id, text, at in chat],
         "chat_last": chat[-1][0] if chat else 0,
-        "chat_form": form or ChatForm(),
+        "chat_form": form,  # its errors, when a message posted was refused
         "game": game,
         "poll_seconds": POLL_SECONDS,
-        "bot_levels": bot_level_choices(),
     }
 
 
