@@ -109,7 +109,16 @@ DATABASES = {"default": database_config(BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
-CACHES = {"default": cache_config()}
+CACHES = {
+    "default": cache_config(),
+    # Page fragments the same for everyone who reads the site in one language (the
+    # head's links, the header, the footer's language choice): each process keeps
+    # those it rendered. None with DEBUG on, where templates are edited live.
+    "fragments": {
+        "BACKEND": "django.core.cache.backends." + ("dummy.DummyCache" if DEBUG else "locmem.LocMemCache"),
+        "LOCATION": "fragments",
+    },
+}
 
 # Celery runs deadlines and sends email. With Redis it is the broker; without it
 # (the embedded default) a folder under var/ is, and `make run` starts the workers

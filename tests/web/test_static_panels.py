@@ -3,9 +3,11 @@ language and then served to every viewer of every such game: nothing of a game, 
 viewer or a request may be in them, and a page served from them is the page
 rendered afresh."""
 
+import pickle
 import re
 
 import pytest
+from django.core.cache import caches
 from django.test import override_settings
 from django.urls import reverse
 
@@ -75,3 +77,35 @@ def test_a_page_served_from_the_panels_is_the_page_rendered_afresh(client, cold_
             cached = page_of(client, viewer, game)
         assert cached == fresh
     assert cold_panels.cache_info().currsize == 2  # one per language
+
+
+FRAGMENTS_KEPT = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "default"},
+    "fragments": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "kept-fragments"},
+}
+
+
+def test_the_site_chrome_kept_per_language_is_the_chrome_rendered_afresh(client):
+    """The head's links, the header and the language choice are kept per language
+    and signed in or not (``CACHES["fragments"]`` outside DEBUG): a signed-in player,
+    then one of another language and someone signed out, see what a fresh rendering
+    shows them, never what the cache kept for another."""
+    ana, ben = make_player("Ana"), make_player("Ben", language="es")
+    game = started_game(ana, ben)
+    fresh = {viewer: page_of(client, viewer, game) for viewer in (ana, ben)}
+    client.logout()
+    fresh_home = without_tokens(client.get("/").content.decode())
+    with override_settings(CACHES=FRAGMENTS_KEPT):
+        for _round in range(2):  # the first fills the fragments, the second is served from them
+            for viewer in (ana, ben):
+                assert page_of(client, viewer, game) == fresh[viewer]
+            client.logout()
+            assert without_tokens(client.get("/").content.decode()) == fresh_home
+        kept = [pickle.loads(value) for value in caches["fragments"]._cache.values()]
+        # The head once; the header signed in in English, in Spanish, and signed out;
+        # the language choice in English and in Spanish.
+        assert len(kept) == 6
+        for html in kept:
+            for secret in ("Ana", "Ben", "example.com", f"/games/{game.pk}/"):
+                assert secret not in html, secret
+    assert fresh[ana] != fresh[ben]  # the two languages do differ
