@@ -112,8 +112,9 @@ REDIS_URL = env_str("REDIS_URL")
 CACHES = {
     "default": cache_config(),
     # Page fragments the same for everyone who reads the site in one language (the
-    # head's links, the header, the footer's language choice): each process keeps
-    # those it rendered. None with DEBUG on, where templates are edited live.
+    # head's links, the header, the footer's language choice; a game page's card
+    # reference and rules, per kind and variants): each process keeps those it
+    # rendered. None with DEBUG on, where templates are edited live.
     "fragments": {
         "BACKEND": "django.core.cache.backends." + ("dummy.DummyCache" if DEBUG else "locmem.LocMemCache"),
         "LOCATION": "fragments",

@@ -6,12 +6,12 @@ the templates. Nothing here reads the engine state directly: only the viewer's
 page can never show more than the engine let through for that viewer.
 """
 
-import functools
 import json
 
 from django.conf import settings
+from django.core.cache import caches
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -85,22 +85,19 @@ def table_context(table: dict, chosen_action: str | None = None) -> dict:
 def static_panels(game: Game) -> dict:
     """The game page's panels that are the same for every game of its kind, variants
     and language: the card reference and the rules, rendered from those three alone
-    (no game state, no viewer, no request), so that they can be rendered once per
-    process and served to every viewer of every such game. With DEBUG on they are
-    rendered each time, as templates edited live are."""
-    key = (game.kind, tuple(game.variants), get_language())
-    return _static_panels.__wrapped__(*key) if settings.DEBUG else _static_panels(*key)
+    (no game state, no viewer, no request), so that each process renders them once
+    and serves them to every viewer of every such game (``CACHES["fragments"]``)."""
+    key = f"panels:{game.kind}:{','.join(game.variants)}:{get_language()}"
+    return caches["fragments"].get_or_set(key, lambda: _static_panels(game.kind, game.variants))
 
 
-@functools.lru_cache(maxsize=256)
-def _static_panels(kind: str, variants: tuple, language: str) -> dict:
+def _static_panels(kind: str, variants: list[str]) -> dict:
     presenter = KINDS[kind]
-    with translation.override(language):
-        context = {"rules": presenter.rules_summary(variants), **presenter.static_context(variants)}
-        return {
-            "reference_panel": render_to_string(presenter.reference_template, context) if presenter.reference_template else "",
-            "rules_panel": render_to_string("games/_rules.html", context),
-        }
+    context = {"rules": presenter.rules_summary(variants), **presenter.static_context(variants)}
+    return {
+        "reference_panel": render_to_string(presenter.reference_template, context) if presenter.reference_template else "",
+        "rules_panel": render_to_string("games/_rules.html", context),
+    }
 
 
 def time_left(deadline) -> str:
