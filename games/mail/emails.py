@@ -14,6 +14,7 @@ that plays a written answer.
 import logging
 from dataclasses import dataclass, field
 from email.utils import make_msgid
+from smtplib import SMTPException
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -22,13 +23,13 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts.mail import mail_refused
+from accounts.mail import mail_refused, normalized, refusing_all
 from accounts.models import EmailMode, bot_label, profile_of
 
 from ..kinds import KINDS
 from ..models import Event, Game, Invitation, Seat
-from ..selectors import display_name, game_state, player_names, table_for
-from ..services.notifications import seat_notified
+from ..selectors import display_name, game_state, player_names, seats_of, table_for
+from ..services.notifications import seat_notified, seats_notified
 from .tokens import answer_token, reply_address, stop_token, unsubscribe_token
 
 log = logging.getLogger(__name__)
@@ -49,11 +50,13 @@ def thread_id(game: Game) -> str:
 
 def _send(
     name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
-    auto_submitted="auto-generated",
+    auto_submitted="auto-generated", refused: bool | None = None,
 ) -> None:
     """Send the email ``name`` to ``to``: about ``user``'s account and games, or
-    (``user`` None) an invitation to an address that may have no account."""
-    if mail_refused(to, invitation=user is None):
+    (``user`` None) an invitation to an address that may have no account.
+    ``refused``: whether the address asked for no such email, when a batch read it
+    already (``accounts.mail.refusing_all``)."""
+    if mail_refused(to, invitation=user is None) if refused is None else refused:
         log.info("Did not send %s: the address asked for no such email", name)
         return
     if user is not None and profile_of(user).bot_level:
@@ -174,13 +177,14 @@ def awaited_seat_ids(game: Game) -> list[int]:
     return [seat.pk for seat in game.seats.all() if seat.player in awaited]
 
 
-def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]:
+def _seat_context(seat: Seat, *, others_only: bool = False, seats: list[Seat] | None = None, state=None) -> tuple[dict, dict]:
     """The table as this seat's player sees it, and the email context built from it.
     Its news is what happened since the player's last email (with ``others_only``,
     what the other players and the game did: a decision email's "since your last
-    move"); ``news_earlier`` when some of it is older than the latest turns."""
+    move"); ``news_earlier`` when some of it is older than the latest turns.
+    ``seats`` and ``state``: as for ``table_for``, when a batch read them once."""
     game = seat.game
-    table = table_for(game, seat.user)
+    table = table_for(game, seat.user, seats=seats, state=state)
     view = table["view"]
     names = table["names"]
     told = table["history"]
@@ -197,17 +201,68 @@ def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]
     return table, context
 
 
+class DecisionsUnsent(Exception):
+    """The mail server failed (the exception's cause) before these decision
+    emails left: ``decisions``, ``[seat id, decision version]`` each, are the ones
+    to try again (those before them were sent, and are not sent twice)."""
+
+    def __init__(self, decisions: list):
+        super().__init__(f"{len(decisions)} decision emails not sent")
+        self.decisions = decisions
+
+
 def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False) -> None:
     """Ask a player for a decision, with one link per legal answer. Sends nothing
     if the decision has passed by the time the email would leave."""
-    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    game_id = Seat.objects.values_list("game_id", flat=True).get(pk=seat_id)
+    try:
+        send_decisions(game_id, [(seat_id, decision_version)], reminder=reminder)
+    except DecisionsUnsent as unsent:
+        raise unsent.__cause__ from None  # one email: retried whole, like any other
+
+
+def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> None:
+    """Ask players of one game for their decisions (``(seat id, decision version)``
+    each), one email each, every one exactly what ``send_decision`` sends that seat.
+
+    What the emails share is read once: the game, its seats with their players'
+    profiles, its state (the snapshot parsed once) and which addresses refuse all
+    email. Each email is then built from its reader's own table (``table_for``: their
+    view, answers and history), so it holds only what that player may see. A
+    player whose decision has passed by the time their email would leave gets none.
+    The players emailed are marked notified in one update, also when the mail server
+    fails midway; then ``DecisionsUnsent`` names the emails still to send."""
+    game = Game.objects.get(pk=game_id)
+    seats = seats_of(game)
+    by_id = {seat.pk: seat for seat in seats}
+    asked = [(by_id[seat_id], version) for seat_id, version in decisions if seat_id in by_id]
+    if not asked:
+        return
+    state = game_state(game)
+    refusing = refusing_all(seat.user.email for seat, _version in asked)
+    notified, done = [], 0
+    try:
+        for seat, version in asked:
+            if _ask(seat, version, seats=seats, state=state, reminder=reminder,
+                    refused=normalized(seat.user.email) in refusing):
+                notified.append(seat.pk)
+            done += 1
+    except (SMTPException, OSError) as error:
+        raise DecisionsUnsent([[seat.pk, version] for seat, version in asked[done:]]) from error
+    finally:
+        seats_notified(seat_ids=notified, version=game.version)
+
+
+def _ask(seat: Seat, decision_version: int, *, seats: list[Seat], state, reminder: bool, refused: bool) -> bool:
+    """``send_decisions``' email to one seat; False (nothing sent) when the
+    decision of ``decision_version`` is no longer awaited."""
     game = seat.game
     language = profile_of(seat.user).language
     with translation.override(language):
-        table, context = _seat_context(seat, others_only=True)
+        table, context = _seat_context(seat, others_only=True, seats=seats, state=state)
         options = table["options"]
         if not options or options[0]["version"] != decision_version:
-            return
+            return False
         kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
         presenter = KINDS[game.kind]
         ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
@@ -224,8 +279,9 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
             ],
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
-    _send("decision", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
-    seat_notified(seat=seat, version=game.version)
+    _send("decision", seat.user.email, context, language=language, game=game, user=seat.user,
+          reply_to=reply_address(seat), refused=refused)
+    return True
 
 
 def send_reminder(seat_id: int, version: int) -> None:
