@@ -131,10 +131,11 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
     awaited then (``emails.send_decision`` checks)."""
     update = emails.emails_for_update(game.pk, before, after)
     later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
+    present = presence.seats_present(seat_id for seat_id, _version in update.decisions)
     with transaction.atomic():
         now = []
         for seat_id, version in update.decisions:
-            if presence.seat_present(seat_id):
+            if seat_id in present:
                 outbox.send(send_decision.s(seat_id, version), eta=later)
             else:
                 now.append([seat_id, version])
