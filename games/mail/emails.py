@@ -11,6 +11,7 @@ A decision email offers one signed link per legal answer and a Reply-To address
 that plays a written answer.
 """
 
+import json
 import logging
 from dataclasses import dataclass, field
 from email.utils import make_msgid
@@ -50,12 +51,13 @@ def thread_id(game: Game) -> str:
 
 def _send(
     name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
-    auto_submitted="auto-generated", refused: bool | None = None,
+    auto_submitted="auto-generated", refused: bool | None = None, tables: "SharedTables | None" = None,
 ) -> None:
     """Send the email ``name`` to ``to``: about ``user``'s account and games, or
     (``user`` None) an invitation to an address that may have no account.
     ``refused``: whether the address asked for no such email, when a batch read it
-    already (``accounts.mail.refusing_all``)."""
+    already (``accounts.mail.refusing_all``); ``tables``: the table blocks a batch
+    of emails shares."""
     if mail_refused(to, invitation=user is None) if refused is None else refused:
         log.info("Did not send %s: the address asked for no such email", name)
         return
@@ -71,6 +73,8 @@ def _send(
             context["preferences_url"] = absolute(reverse("profile"))
         else:
             context["unsubscribe_url"] = absolute(reverse("stop_mail", args=[stop_token(to)]))
+        if tables is not None:
+            context.update(tables.rendered(context))
         subject = " ".join(_render_text(f"emails/{name}-subject.txt", context).split())
         text = _render_text(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
@@ -83,6 +87,40 @@ def _send(
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
     message.send()
+
+
+class _Rendered:
+    """A block rendered already, which ``{% include %}`` takes as it is."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def render(self, _context) -> str:
+        return self.text
+
+
+class SharedTables:
+    """The table block of a batch of emails about one game, rendered once for each
+    distinct input: the context values the kind's block reads
+    (``GameKind.email_table_reads``: the public table, the same for every reader of
+    one game version) and the language. It is rendered from those values alone, so
+    a reader is never shown a block built from anything private to another."""
+
+    def __init__(self, presenter):
+        self.presenter = presenter
+        self.blocks = {}
+
+    def rendered(self, context: dict) -> dict:
+        """The context's ``table_txt`` and ``table_html``, rendered."""
+        read = {key: context[key] for key in self.presenter.email_table_reads}
+        key = (translation.get_language(), json.dumps(read, sort_keys=True, default=str))
+        if key not in self.blocks:
+            text_template, html_template = self.presenter.email_table
+            self.blocks[key] = {
+                "table_txt": _Rendered(_render_text(text_template, read)),
+                "table_html": _Rendered(render_to_string(html_template, read)),
+            }
+        return self.blocks[key]
 
 
 def _render_text(template: str, context: dict) -> str:
@@ -227,7 +265,7 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
 
     What the emails share is read once: the game, its seats with their players'
     profiles, its state (the snapshot parsed once) and which addresses refuse all
-    email. Each email is then built from its reader's own table (``table_for``: their
+    email; the public table block is rendered once per language. Each email is then built from its reader's own table (``table_for``: their
     view, answers and history), so it holds only what that player may see. A
     player whose decision has passed by the time their email would leave gets none.
     The players emailed are marked notified in one update, also when the mail server
@@ -240,11 +278,12 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
         return
     state = game_state(game)
     refusing = refusing_all(seat.user.email for seat, _version in asked)
+    tables = SharedTables(KINDS[game.kind])
     notified, done = [], 0
     try:
         for seat, version in asked:
             if _ask(seat, version, seats=seats, state=state, reminder=reminder,
-                    refused=normalized(seat.user.email) in refusing):
+                    refused=normalized(seat.user.email) in refusing, tables=tables):
                 notified.append(seat.pk)
             done += 1
     except (SMTPException, OSError) as error:
@@ -253,7 +292,9 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
         seats_notified(seat_ids=notified, version=game.version)
 
 
-def _ask(seat: Seat, decision_version: int, *, seats: list[Seat], state, reminder: bool, refused: bool) -> bool:
+def _ask(
+    seat: Seat, decision_version: int, *, seats: list[Seat], state, reminder: bool, refused: bool, tables: SharedTables,
+) -> bool:
     """``send_decisions``' email to one seat; False (nothing sent) when the
     decision of ``decision_version`` is no longer awaited."""
     game = seat.game
@@ -280,7 +321,7 @@ def _ask(seat: Seat, decision_version: int, *, seats: list[Seat], state, reminde
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
     _send("decision", seat.user.email, context, language=language, game=game, user=seat.user,
-          reply_to=reply_address(seat), refused=refused)
+          reply_to=reply_address(seat), refused=refused, tables=tables)
     return True
 
 

@@ -4,6 +4,10 @@ them, and nothing another player may see alone."""
 
 import re
 
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
 from games import history
 from games.kinds import KINDS
 from games.mail import emails
@@ -94,3 +98,19 @@ def test_a_player_whose_decision_passed_gets_no_email_and_the_others_theirs(db, 
     assert [mail.to for mail in smtp.messages] == [[other.user.email]]
     seat.refresh_from_db()
     assert seat.notified_version < game.version
+
+
+@pytest.mark.parametrize("kind", ["coup", "kobayakawa"])
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_shared_table_block_is_the_block_the_whole_email_context_renders(db, kind, language):
+    users = [make_player(name, language) for name in ("Ana", "Ben", "Cai", "Dan")]
+    game = started_game(*users, kind=kind)
+    presenter = KINDS[game.kind]
+    tables = emails.SharedTables(presenter)
+    with translation.override(language):
+        for seat in game.seats.select_related("game", "user__profile"):
+            _table, context = emails._seat_context(seat)
+            shared = tables.rendered(context)
+            assert shared["table_txt"].render(None) == emails._render_text(context["table_txt"], context)
+            assert shared["table_html"].render(None) == render_to_string(context["table_html"], context)
+    assert len(tables.blocks) == 1  # the same table for every reader
