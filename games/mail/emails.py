@@ -27,6 +27,7 @@ from django.utils import timezone, translation
 from accounts.mail import mail_refused, normalized, refusing_all
 from accounts.models import EmailMode, bot_label, profile_of
 
+from .. import history
 from ..kinds import KINDS
 from ..models import Event, Game, Invitation, Seat
 from ..selectors import display_name, game_state, player_names, seats_of, table_for
@@ -215,14 +216,16 @@ def awaited_seat_ids(game: Game) -> list[int]:
     return [seat.pk for seat in game.seats.all() if seat.player in awaited]
 
 
-def _seat_context(seat: Seat, *, others_only: bool = False, seats: list[Seat] | None = None, state=None) -> tuple[dict, dict]:
+def _seat_context(
+    seat: Seat, *, others_only: bool = False, seats: list[Seat] | None = None, state=None, told=None,
+) -> tuple[dict, dict]:
     """The table as this seat's player sees it, and the email context built from it.
     Its news is what happened since the player's last email (with ``others_only``,
     what the other players and the game did: a decision email's "since your last
     move"); ``news_earlier`` when some of it is older than the latest turns.
-    ``seats`` and ``state``: as for ``table_for``, when a batch read them once."""
+    ``seats``, ``state`` and ``told``: as for ``table_for``, when a batch read them."""
     game = seat.game
-    table = table_for(game, seat.user, seats=seats, state=state)
+    table = table_for(game, seat.user, seats=seats, state=state, told=told)
     view = table["view"]
     names = table["names"]
     told = table["history"]
@@ -265,7 +268,8 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
 
     What the emails share is read once: the game, its seats with their players'
     profiles, its state (the snapshot parsed once) and which addresses refuse all
-    email; the public table block is rendered once per language. Each email is then built from its reader's own table (``table_for``: their
+    email, and each language's readers' histories (``history.latest_of``); the public
+    table block is rendered once per language. Each email is then built from its reader's own table (``table_for``: their
     view, answers and history), so it holds only what that player may see. A
     player whose decision has passed by the time their email would leave gets none.
     The players emailed are marked notified in one update, also when the mail server
@@ -279,10 +283,16 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
     state = game_state(game)
     refusing = refusing_all(seat.user.email for seat, _version in asked)
     tables = SharedTables(KINDS[game.kind])
+    histories = {}  # by seat id: each reader's history, in their language
+    for language in {profile_of(seat.user).language for seat, _version in asked}:
+        readers = [seat for seat, _version in asked if profile_of(seat.user).language == language]
+        with translation.override(language):
+            told = history.latest_of(game, [seat.player for seat in readers], player_names(game, seats))
+        histories.update((seat.pk, told[seat.player]) for seat in readers)
     notified, done = [], 0
     try:
         for seat, version in asked:
-            if _ask(seat, version, seats=seats, state=state, reminder=reminder,
+            if _ask(seat, version, seats=seats, state=state, told=histories[seat.pk], reminder=reminder,
                     refused=normalized(seat.user.email) in refusing, tables=tables):
                 notified.append(seat.pk)
             done += 1
@@ -293,14 +303,15 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
 
 
 def _ask(
-    seat: Seat, decision_version: int, *, seats: list[Seat], state, reminder: bool, refused: bool, tables: SharedTables,
+    seat: Seat, decision_version: int, *, seats: list[Seat], state, told, reminder: bool, refused: bool,
+    tables: SharedTables,
 ) -> bool:
     """``send_decisions``' email to one seat; False (nothing sent) when the
     decision of ``decision_version`` is no longer awaited."""
     game = seat.game
     language = profile_of(seat.user).language
     with translation.override(language):
-        table, context = _seat_context(seat, others_only=True, seats=seats, state=state)
+        table, context = _seat_context(seat, others_only=True, seats=seats, state=state, told=told)
         options = table["options"]
         if not options or options[0]["version"] != decision_version:
             return False
