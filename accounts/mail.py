@@ -20,7 +20,8 @@ def refusing_all(addresses) -> set[str]:
     """Those of ``addresses`` (normalized) that asked for no email at all: one query
     for a whole batch of emails, where ``mail_refused`` reads one address."""
     wanted = {normalized(address) for address in addresses}
-    return set(AddressOptOut.objects.filter(address__in=wanted, scope=AddressOptOut.Scope.ALL).values_list("address", flat=True))
+    refusing = AddressOptOut.objects.filter(address__in=wanted, scope=AddressOptOut.Scope.ALL)
+    return set(refusing.values_list("address", flat=True))
 
 
 def address_opt_out(*, address: str, scope: str) -> None:

@@ -267,11 +267,12 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
     each), one email each, every one exactly what ``send_decision`` sends that seat.
 
     What the emails share is read once: the game, its seats with their players'
-    profiles, its state (the snapshot parsed once) and which addresses refuse all
-    email, and each language's readers' histories (``history.latest_of``); the public
-    table block is rendered once per language. Each email is then built from its reader's own table (``table_for``: their
-    view, answers and history), so it holds only what that player may see. A
-    player whose decision has passed by the time their email would leave gets none.
+    profiles, its state (the snapshot parsed once), which addresses refuse all
+    email, and the readers' histories (``history.latest_of``, once per language);
+    the public table block is rendered once per language (``SharedTables``). Each
+    email is then built from its reader's own table (``table_for``: their view,
+    answers and history), so it holds only what that player may see. A player
+    whose decision has passed by the time their email would leave gets none.
     The players emailed are marked notified in one update, also when the mail server
     fails midway; then ``DecisionsUnsent`` names the emails still to send."""
     game = Game.objects.get(pk=game_id)

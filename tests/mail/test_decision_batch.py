@@ -5,10 +5,11 @@ them, and nothing another player may see alone."""
 import re
 
 import pytest
+from celery.exceptions import Retry
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import history
+from games import history, tasks
 from games.kinds import KINDS
 from games.mail import emails
 from games.mail.tokens import read_answer_token
@@ -114,3 +115,32 @@ def test_the_shared_table_block_is_the_block_the_whole_email_context_renders(db,
             assert shared["table_txt"].render(None) == emails._render_text(context["table_txt"], context)
             assert shared["table_html"].render(None) == render_to_string(context["table_html"], context)
     assert len(tables.blocks) == 1  # the same table for every reader
+
+
+def test_a_mail_server_failure_midway_retries_only_the_emails_not_sent(db, smtp):
+    users = [make_player(name) for name in ("Ana", "Ben", "Cai", "Dan")]
+    game = started_game(*users)
+    state = game_state(game)
+    [(claimant, (_kind, version))] = awaited(game).items()
+    tax = next(option for option in KINDS[game.kind].options(state, claimant) if option["act"] == "tax")
+    by_player = {seat.player: seat for seat in game.seats.select_related("user")}
+    play.decision_submit(game=game, user=by_player[claimant].user, command=tax, version=version)
+    asked = sorted(awaited(game).items())
+    decisions = [[by_player[player].pk, decision_version] for player, (_kind, decision_version) in asked]
+    first, failing, last = (by_player[player] for player, _decision in asked)
+    smtp.clear()
+    smtp.refused.add(failing.user.email)
+
+    with pytest.raises(Retry) as retry:
+        tasks.send_decisions.apply(args=[game.pk, decisions], throw=True)
+    assert list(retry.value.sig.args) == [game.pk, decisions[1:]]  # the first left; the others wait
+    assert [mail.to for mail in smtp.messages] == [[first.user.email]]
+    game.refresh_from_db()
+    notified = {seat.pk: seat.notified_version for seat in Seat.objects.filter(game=game)}
+    assert notified[first.pk] == game.version
+    assert notified[failing.pk] < game.version and notified[last.pk] < game.version
+
+    smtp.refused.clear()  # the server is back: the retry sends the rest, once each
+    tasks.send_decisions.apply(args=retry.value.sig.args, throw=True)
+    assert sorted(address for mail in smtp.messages for address in mail.to) == sorted(
+        seat.user.email for seat in (first, failing, last))
