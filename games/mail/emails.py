@@ -18,7 +18,7 @@ from email.utils import make_msgid
 from smtplib import SMTPException
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, mailers
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
@@ -52,13 +52,13 @@ def thread_id(game: Game) -> str:
 
 def _send(
     name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
-    auto_submitted="auto-generated", refused: bool | None = None, tables: "SharedTables | None" = None,
+    auto_submitted="auto-generated", refused: bool | None = None, tables: "SharedTables | None" = None, mailer=None,
 ) -> None:
     """Send the email ``name`` to ``to``: about ``user``'s account and games, or
     (``user`` None) an invitation to an address that may have no account.
     ``refused``: whether the address asked for no such email, when a batch read it
     already (``accounts.mail.refusing_all``); ``tables``: the table blocks a batch
-    of emails shares."""
+    of emails shares; ``mailer``: the batch's open connection to the mail server."""
     if mail_refused(to, invitation=user is None) if refused is None else refused:
         log.info("Did not send %s: the address asked for no such email", name)
         return
@@ -87,7 +87,10 @@ def _send(
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
-    message.send()
+    if mailer is None:
+        message.send()
+    else:
+        mailer.send_messages([message])
 
 
 class _Rendered:
@@ -292,11 +295,12 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
         histories.update((seat.pk, told[seat.player]) for seat in readers)
     notified, done = [], 0
     try:
-        for seat, version in asked:
-            if _ask(seat, version, seats=seats, state=state, told=histories[seat.pk], reminder=reminder,
-                    refused=normalized(seat.user.email) in refusing, tables=tables):
-                notified.append(seat.pk)
-            done += 1
+        with mailers.default as mailer:  # one connection to the mail server for them all
+            for seat, version in asked:
+                if _ask(seat, version, seats=seats, state=state, told=histories[seat.pk], reminder=reminder,
+                        refused=normalized(seat.user.email) in refusing, tables=tables, mailer=mailer):
+                    notified.append(seat.pk)
+                done += 1
     except (SMTPException, OSError) as error:
         raise DecisionsUnsent([[seat.pk, version] for seat, version in asked[done:]]) from error
     finally:
@@ -305,7 +309,7 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
 
 def _ask(
     seat: Seat, decision_version: int, *, seats: list[Seat], state, told, reminder: bool, refused: bool,
-    tables: SharedTables,
+    tables: SharedTables, mailer,
 ) -> bool:
     """``send_decisions``' email to one seat; False (nothing sent) when the
     decision of ``decision_version`` is no longer awaited."""
@@ -333,7 +337,7 @@ def _ask(
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
     _send("decision", seat.user.email, context, language=language, game=game, user=seat.user,
-          reply_to=reply_address(seat), refused=refused, tables=tables)
+          reply_to=reply_address(seat), refused=refused, tables=tables, mailer=mailer)
     return True
 
 
