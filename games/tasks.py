@@ -129,7 +129,7 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
     there first: their decision's email is a task of its own that waits
     ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision is still
     awaited then (``emails.send_decision`` checks)."""
-    update = emails.emails_for_update(game.pk, before, after)
+    update = emails.emails_for_update(game, before, after)
     later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
     present = presence.seats_present(seat_id for seat_id, _version in update.decisions)
     with transaction.atomic():

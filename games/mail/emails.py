@@ -181,8 +181,8 @@ class UpdateEmails:
     finished: list[int] = field(default_factory=list)
 
 
-def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
-    """The emails that events ``before``..``after`` of a game call for: a decision
+def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
+    """The emails that events ``before``..``after`` of ``game`` call for: a decision
     email to each player newly awaited (``send_decision``), and news of the start,
     an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``).
 
@@ -190,7 +190,6 @@ def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
     events. When more was played since, the decisions those events asked for that
     are still awaited get their email here, and the later events' own update sends
     the rest (and the end of the game), so no email goes twice."""
-    game = Game.objects.get(pk=game_id)
     engine = KINDS[game.kind]
     state = game_state(game)
     asked = {player: version for player, _kind, version in engine.awaiting(state) if before <= version < after}
