@@ -8,9 +8,12 @@ back with the move. Right after the commit one attempt is made to hand it over
 (the usual, prompt path); whatever the broker refused is handed over by ``relay``,
 which beat runs every few seconds (``outbox.tasks.relay``), until it is taken.
 
-Each message is claimed (a row lock, then deleted or marked) in the same short
-transaction that hands it over, so the attempt after the commit and the relay
-never both publish it; a hand-over the broker refuses rolls its claim back.
+Messages are claimed in one short transaction that hands them over: locked
+(``SKIP LOCKED``; on SQLite every transaction takes the write lock as it begins),
+handed to the broker, and those it took deleted or marked, so the attempt after
+the commit and the relay never both publish one; one the broker refuses stays as
+it was, with its error. All the messages a transaction writes are handed over
+after its commit by one such claim.
 
 A message may carry a ``key``: while a message with that key waits, or its task
 has not started yet, sending another with the same key does nothing. The task
@@ -26,7 +29,6 @@ games in one transaction (a bulk deadline sweep) writes one message for all of t
 import logging
 import time
 from datetime import timedelta
-from functools import partial
 
 from celery import current_app
 from django.db import IntegrityError, transaction
@@ -54,14 +56,30 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
     transaction: it reaches the broker only if the transaction commits, and then
     surely. ``eta``: run no earlier than this. ``key``: see the module docstring."""
     message = Message(task=signature.task, args=list(signature.args), kwargs=dict(signature.kwargs), eta=eta, key=key)
-    try:
-        with transaction.atomic():
-            message.save()
-    except IntegrityError:
-        if key is None:
-            raise
-        return  # the same work is already queued and has not started
-    transaction.on_commit(partial(_publish_after_commit, message.pk))
+    if key is None:
+        message.save()
+    else:
+        try:
+            with transaction.atomic():  # a duplicate key undoes only this insert
+                message.save()
+        except IntegrityError:
+            return  # the same work is already queued and has not started
+    # The hand-over already waiting for the commit, registered in this same block
+    # (Django keeps each callback with the savepoints open when it was registered,
+    # and drops it with any of them rolled back), takes this message too.
+    connection = transaction.get_connection()
+    here = set(connection.savepoint_ids)
+    pending = next(
+        (
+            call for savepoints, call, _robust in connection.run_on_commit
+            if isinstance(call, _HandOver) and savepoints == here and not call.called
+        ),
+        None,
+    )
+    if pending is not None:
+        pending.ids.append(message.pk)
+    else:
+        transaction.on_commit(_HandOver([message.pk]))
 
 
 def release(key: str) -> None:
@@ -82,18 +100,28 @@ def relay() -> int:
             return handed
 
 
-def _publish_after_commit(message_id: int) -> None:
-    """The prompt attempt right after the commit; never raises for a broker outage."""
-    if time.monotonic() < _paused_until:
-        return
-    _publish(Message.objects.filter(pk=message_id, published_at=None))
+class _HandOver:
+    """The prompt attempt right after a commit, for the messages its transaction
+    wrote (``ids``); never raises for a broker outage. ``called``: it ran, and
+    takes no more (tests run a transaction's callbacks before it ends)."""
+
+    def __init__(self, ids: list[int]):
+        self.ids = ids
+        self.called = False
+
+    def __call__(self) -> None:
+        self.called = True
+        if time.monotonic() < _paused_until:
+            return
+        _publish(Message.objects.filter(pk__in=self.ids, published_at=None))
 
 
 def _publish(waiting) -> tuple[int, bool]:
     """Hand over up to ``CHUNK`` of the ``waiting`` messages that no other
-    publisher holds. Returns (handed over, whether the broker refused one)."""
+    publisher holds, oldest first, until the broker refuses one. Returns (handed
+    over, whether the broker refused one)."""
     global _paused_until
-    handed = 0
+    handed, refused = [], False
     with transaction.atomic():
         for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
             if not _task_known(message.task):  # renamed or removed since it was written
@@ -101,16 +129,16 @@ def _publish(waiting) -> tuple[int, bool]:
                 log.error("Outbox message %s names no known task (%s); it waits.", message.pk, message.task)
                 continue
             try:
-                with transaction.atomic():  # a refused hand-over rolls its claim back
-                    if _claim(message):
-                        _hand_over(message)
-                        handed += 1
+                _hand_over(message)
             except OperationalError as error:
                 _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
                 _record_failure(message, str(error))
                 log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
-                return handed, True
-    return handed, False
+                refused = True
+                break
+            handed.append(message)
+        _claim(handed)
+    return len(handed), refused
 
 
 def _task_known(name: str) -> bool:
@@ -126,13 +154,15 @@ def _record_failure(message: Message, error: str) -> None:
     Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500])
 
 
-def _claim(message: Message) -> bool:
-    """Take ``message`` for this publisher. The row lock already does so on
-    PostgreSQL; the checked delete or update also holds on SQLite, which has none."""
-    if message.key is None:
-        return Message.objects.filter(pk=message.pk).delete()[0] > 0
-    claimed = Message.objects.filter(pk=message.pk, published_at=message.published_at)
-    return claimed.update(published_at=timezone.now()) > 0
+def _claim(handed: list[Message]) -> None:
+    """The broker took the ``handed`` messages (still locked): a message without
+    a key is done; a keyed one stays, marked, until its task releases the key."""
+    done = [message.pk for message in handed if message.key is None]
+    if done:
+        Message.objects.filter(pk__in=done).delete()
+    keyed = [message.pk for message in handed if message.key is not None]
+    if keyed:
+        Message.objects.filter(pk__in=keyed).update(published_at=timezone.now())
 
 
 def _hand_over(message: Message) -> None:
