@@ -12,8 +12,7 @@ Messages are claimed in one short transaction that hands them over: locked
 (``SKIP LOCKED``; on SQLite every transaction takes the write lock as it begins),
 handed to the broker, and those it took deleted or marked, so the attempt after
 the commit and the relay never both publish one; one the broker refuses stays as
-it was, with its error. All the messages a transaction writes are handed over
-after its commit by one such claim.
+it was, with its error.
 
 A message may carry a ``key``: while a message with that key waits, or its task
 has not started yet, sending another with the same key does nothing. The task
@@ -29,6 +28,7 @@ games in one transaction (a bulk deadline sweep) writes one message for all of t
 import logging
 import time
 from datetime import timedelta
+from functools import partial
 
 from celery import current_app
 from django.db import IntegrityError, transaction
@@ -64,22 +64,7 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
                 message.save()
         except IntegrityError:
             return  # the same work is already queued and has not started
-    # The hand-over already waiting for the commit, registered in this same block
-    # (Django keeps each callback with the savepoints open when it was registered,
-    # and drops it with any of them rolled back), takes this message too.
-    connection = transaction.get_connection()
-    here = set(connection.savepoint_ids)
-    pending = next(
-        (
-            call for savepoints, call, _robust in connection.run_on_commit
-            if isinstance(call, _HandOver) and savepoints == here and not call.called
-        ),
-        None,
-    )
-    if pending is not None:
-        pending.ids.append(message.pk)
-    else:
-        transaction.on_commit(_HandOver([message.pk]))
+    transaction.on_commit(partial(_publish_after_commit, message.pk))
 
 
 def release(key: str) -> None:
@@ -100,20 +85,11 @@ def relay() -> int:
             return handed
 
 
-class _HandOver:
-    """The prompt attempt right after a commit, for the messages its transaction
-    wrote (``ids``); never raises for a broker outage. ``called``: it ran, and
-    takes no more (tests run a transaction's callbacks before it ends)."""
-
-    def __init__(self, ids: list[int]):
-        self.ids = ids
-        self.called = False
-
-    def __call__(self) -> None:
-        self.called = True
-        if time.monotonic() < _paused_until:
-            return
-        _publish(Message.objects.filter(pk__in=self.ids, published_at=None))
+def _publish_after_commit(message_id: int) -> None:
+    """The prompt attempt right after the commit; never raises for a broker outage."""
+    if time.monotonic() < _paused_until:
+        return
+    _publish(Message.objects.filter(pk=message_id, published_at=None))
 
 
 def _publish(waiting) -> tuple[int, bool]:
