@@ -16,6 +16,14 @@ def mail_refused(address: str, *, invitation: bool = False) -> bool:
     return scope == AddressOptOut.Scope.ALL or (invitation and scope == AddressOptOut.Scope.INVITATIONS)
 
 
+def refusing_all(addresses) -> set[str]:
+    """Those of ``addresses`` (normalized) that asked for no email at all: one query
+    for a whole batch of emails, where ``mail_refused`` reads one address."""
+    wanted = {normalized(address) for address in addresses}
+    refusing = AddressOptOut.objects.filter(address__in=wanted, scope=AddressOptOut.Scope.ALL)
+    return set(refusing.values_list("address", flat=True))
+
+
 def address_opt_out(*, address: str, scope: str) -> None:
     """``address`` wants less mail: no invitations, or nothing at all. A wider
     opt-out is never narrowed by a later, narrower one."""

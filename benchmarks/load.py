@@ -67,6 +67,7 @@ the rates; compare the ratios of one run.
 """
 
 import argparse
+import functools
 import http.client
 import json
 import os
@@ -437,8 +438,11 @@ def report_load(name: str, result: dict) -> None:
 # --- the in-process measures -----------------------------------------------------------
 
 
+@functools.cache
 def task(name: str):
-    """A Celery task by its registered name, called here as a worker would."""
+    """A Celery task by its registered name, called here as a worker would. Looked up
+    once: importing the default modules runs Django's system checks (Celery's Django
+    fixup), which a worker does once at start, not before every task it runs."""
     from coupsite.celery import app
 
     app.loader.import_default_modules()

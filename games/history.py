@@ -79,16 +79,35 @@ def latest(game: Game, viewer: str | None, names: dict) -> History:
     not seated) may know them, up to the version of the ``game`` row read, in the
     active language."""
     key = _key(game, viewer, names)
-    cached = cache.get(key)
+    return _brought_up(game, viewer, names, key, cache.get(key))
+
+
+def latest_of(game: Game, viewers: list, names: dict) -> dict:
+    """``latest`` for each of ``viewers`` (their histories by viewer), for the emails
+    of one update: the cache is read once for them all, and the events not told yet
+    to some of them are read once from the log."""
+    keys = {viewer: _key(game, viewer, names) for viewer in viewers}
+    cached = cache.get_many(list(keys.values()))
+    usable = [told.version for told in cached.values() if told.version <= game.version]
+    since = min(usable) if len(usable) == len(keys) else 0
+    events = _events(game, since) if since < game.version else []
+    return {viewer: _brought_up(game, viewer, names, key, cached.get(key), events) for viewer, key in keys.items()}
+
+
+def _brought_up(game: Game, viewer: str | None, names: dict, key: str, cached: History | None,
+                events: list | None = None) -> History:
+    """``viewer``'s history up to ``game``'s version, from the entry ``cached``
+    under ``key`` (None: none yet); the cache keeps what was told further.
+    ``events``: as for ``_continued``."""
     if cached is None or cached.version > game.version:
         # Nothing told yet, or told further than this (older) read of the row:
         # tell this version from the start, and keep any newer entry.
-        told = _continued(History(KINDS[game.kind].history_story(viewer, names)), game)
+        told = _continued(History(KINDS[game.kind].history_story(viewer, names)), game, events)
         if cached is None:
             cache.set(key, told, CACHE_SECONDS)
         return told
     if cached.version < game.version:
-        cached = _continued(cached, game)
+        cached = _continued(cached, game, events)
         cache.set(key, cached, CACHE_SECONDS)
     return cached
 
@@ -99,11 +118,19 @@ def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
     return KINDS[game.kind].history_lines([{**payload, "seq": seq} for seq, payload in stored], viewer, names)
 
 
-def _continued(told: History, game: Game) -> History:
-    """``told`` continued with the stored events after it, up to the game's version."""
-    stored = Event.objects.filter(game=game, seq__gte=told.version, seq__lt=game.version).order_by("seq")
-    events = [{**payload, "seq": seq} for seq, payload in stored.values_list("seq", "payload")]
+def _continued(told: History, game: Game, events: list | None = None) -> History:
+    """``told`` continued with the stored events after it, up to the game's version:
+    from ``events`` when the caller read them already (``_events`` from ``told``'s
+    version or earlier), else read here. The tellers only read the events, so
+    several viewers' stories may be continued from the same ones."""
+    events = _events(game, told.version) if events is None else [event for event in events if event["seq"] >= told.version]
     return told.continued(KINDS[game.kind], events, game.version)
+
+
+def _events(game: Game, since: int) -> list:
+    """The stored events of ``game`` from ``since`` up to its version, each with its ``seq``."""
+    stored = Event.objects.filter(game=game, seq__gte=since, seq__lt=game.version).order_by("seq")
+    return [{**payload, "seq": seq} for seq, payload in stored.values_list("seq", "payload")]
 
 
 def _key(game: Game, viewer: str | None, names: dict) -> str:

@@ -61,12 +61,13 @@ def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
     }
 
 
-def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None) -> dict:
+def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, told=None) -> dict:
     """Everything ``user`` may see of ``game``: the engine view for their seat (the
     public view when they have none; every hand once the game is finished), their legal answers with the decision
     version, and the history of its latest turns as they may know it (``games.history``).
-    ``seats`` (from ``seats_of``) and ``state`` (the engine state of the game as it
-    is) are read here unless the caller already holds them."""
+    ``seats`` (from ``seats_of``), ``state`` (the engine state of the game as it
+    is) and ``told`` (the user's ``history.latest``) are read here unless the
+    caller already holds them."""
     seats = seats_of(game) if seats is None else seats
     seat = seat_of(game, user, seats)
     viewer = seat.player if seat else PUBLIC
@@ -79,7 +80,8 @@ def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None) 
     options = []
     if seat is not None and seat.player in versions:
         options = [{**option, "version": versions[seat.player]} for option in engine.options(state, seat.player)]
-    told = history.latest(game, seat.player if seat else None, table["names"])
+    if told is None:
+        told = history.latest(game, seat.player if seat else None, table["names"])
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.
     finished = game.status == Game.Status.FINISHED

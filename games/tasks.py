@@ -12,6 +12,7 @@ from datetime import timedelta
 from smtplib import SMTPException
 
 from celery import shared_task
+from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -31,7 +32,7 @@ from .services.notifications import preferences_key
 SWEEP_LOCK = "sweep-deadlines"
 SWEEP_LOCK_SECONDS = 300
 
-EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "max_retries": 8}
+EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "retry_backoff_max": 600, "max_retries": 8}
 
 
 @shared_task(ignore_result=True)
@@ -123,14 +124,23 @@ def games_advanced(updates: list) -> None:
 
 
 def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
-    """A player with the game's page open is asked there first: their decision's
-    email waits ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision
-    is still awaited then (``emails.send_decision`` checks)."""
-    update = emails.emails_for_update(game.pk, before, after)
+    """The decision emails of an update leave together, in one task that reads the
+    game once (``send_decisions``). A player with the game's page open is asked
+    there first: their decision's email is a task of its own that waits
+    ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision is still
+    awaited then (``emails.send_decision`` checks)."""
+    update = emails.emails_for_update(game, before, after)
     later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
+    present = presence.seats_present(seat_id for seat_id, _version in update.decisions)
     with transaction.atomic():
+        now = []
         for seat_id, version in update.decisions:
-            outbox.send(send_decision.s(seat_id, version), eta=later if presence.seat_present(seat_id) else None)
+            if seat_id in present:
+                outbox.send(send_decision.s(seat_id, version), eta=later)
+            else:
+                now.append([seat_id, version])
+        if now:
+            outbox.send(send_decisions.s(game.pk, now))
         for seat_id in update.started:
             outbox.send(send_started.s(seat_id))
         for seat_id in update.eliminated:
@@ -141,7 +151,23 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)
 def send_decision(seat_id: int, version: int) -> None:
+    """One decision email: a player's who had the game's page open, sent later."""
     emails.send_decision(seat_id, version)
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=EMAIL_RETRY["max_retries"])
+def send_decisions(self, game_id: int, decisions: list) -> None:
+    """The decision emails of one update (``[seat id, version]`` each). When the mail
+    server fails, the emails not sent yet are tried again later, as ``EMAIL_RETRY``
+    retries one email: those that left are not sent twice."""
+    try:
+        emails.send_decisions(game_id, decisions)
+    except emails.DecisionsUnsent as unsent:
+        countdown = get_exponential_backoff_interval(
+            factor=EMAIL_RETRY["retry_backoff"], retries=self.request.retries, maximum=EMAIL_RETRY["retry_backoff_max"],
+            full_jitter=True,
+        )
+        raise self.retry(args=[game_id, unsent.decisions], exc=unsent.__cause__, countdown=countdown) from None
 
 
 @shared_task(ignore_result=True, **EMAIL_RETRY)

@@ -8,9 +8,11 @@ back with the move. Right after the commit one attempt is made to hand it over
 (the usual, prompt path); whatever the broker refused is handed over by ``relay``,
 which beat runs every few seconds (``outbox.tasks.relay``), until it is taken.
 
-Each message is claimed (a row lock, then deleted or marked) in the same short
-transaction that hands it over, so the attempt after the commit and the relay
-never both publish it; a hand-over the broker refuses rolls its claim back.
+Messages are claimed in one short transaction that hands them over: locked
+(``SKIP LOCKED``; on SQLite every transaction takes the write lock as it begins),
+handed to the broker, and those it took deleted or marked, so the attempt after
+the commit and the relay never both publish one; one the broker refuses stays as
+it was, with its error.
 
 A message may carry a ``key``: while a message with that key waits, or its task
 has not started yet, sending another with the same key does nothing. The task
@@ -54,13 +56,14 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
     transaction: it reaches the broker only if the transaction commits, and then
     surely. ``eta``: run no earlier than this. ``key``: see the module docstring."""
     message = Message(task=signature.task, args=list(signature.args), kwargs=dict(signature.kwargs), eta=eta, key=key)
-    try:
-        with transaction.atomic():
-            message.save()
-    except IntegrityError:
-        if key is None:
-            raise
-        return  # the same work is already queued and has not started
+    if key is None:
+        message.save()
+    else:
+        try:
+            with transaction.atomic():  # a duplicate key undoes only this insert
+                message.save()
+        except IntegrityError:
+            return  # the same work is already queued and has not started
     transaction.on_commit(partial(_publish_after_commit, message.pk))
 
 
@@ -91,9 +94,10 @@ def _publish_after_commit(message_id: int) -> None:
 
 def _publish(waiting) -> tuple[int, bool]:
     """Hand over up to ``CHUNK`` of the ``waiting`` messages that no other
-    publisher holds. Returns (handed over, whether the broker refused one)."""
+    publisher holds, oldest first, until the broker refuses one. Returns (handed
+    over, whether the broker refused one)."""
     global _paused_until
-    handed = 0
+    handed, refused = [], False
     with transaction.atomic():
         for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
             if not _task_known(message.task):  # renamed or removed since it was written
@@ -101,16 +105,16 @@ def _publish(waiting) -> tuple[int, bool]:
                 log.error("Outbox message %s names no known task (%s); it waits.", message.pk, message.task)
                 continue
             try:
-                with transaction.atomic():  # a refused hand-over rolls its claim back
-                    if _claim(message):
-                        _hand_over(message)
-                        handed += 1
+                _hand_over(message)
             except OperationalError as error:
                 _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
                 _record_failure(message, str(error))
                 log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
-                return handed, True
-    return handed, False
+                refused = True
+                break
+            handed.append(message)
+        _claim(handed)
+    return len(handed), refused
 
 
 def _task_known(name: str) -> bool:
@@ -126,13 +130,15 @@ def _record_failure(message: Message, error: str) -> None:
     Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500])
 
 
-def _claim(message: Message) -> bool:
-    """Take ``message`` for this publisher. The row lock already does so on
-    PostgreSQL; the checked delete or update also holds on SQLite, which has none."""
-    if message.key is None:
-        return Message.objects.filter(pk=message.pk).delete()[0] > 0
-    claimed = Message.objects.filter(pk=message.pk, published_at=message.published_at)
-    return claimed.update(published_at=timezone.now()) > 0
+def _claim(handed: list[Message]) -> None:
+    """The broker took the ``handed`` messages (still locked): a message without
+    a key is done; a keyed one stays, marked, until its task releases the key."""
+    done = [message.pk for message in handed if message.key is None]
+    if done:
+        Message.objects.filter(pk__in=done).delete()
+    keyed = [message.pk for message in handed if message.key is not None]
+    if keyed:
+        Message.objects.filter(pk__in=keyed).update(published_at=timezone.now())
 
 
 def _hand_over(message: Message) -> None:

@@ -63,6 +63,12 @@ class _Handler:
     def __init__(self, mailbox: Mailbox):
         self.mailbox = mailbox
 
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+        if address.lower() in self.mailbox.refused:
+            return "550 No such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
         message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
         self.mailbox._add(CapturedEmail(envelope.mail_from, list(envelope.rcpt_tos), message))
@@ -77,6 +83,7 @@ class Mailbox:
         self.port = port
         self._messages: list[CapturedEmail] = []
         self._changed = threading.Condition()
+        self.refused: set[str] = set()  # addresses the server refuses, as a mail server fails
 
     def _add(self, message: CapturedEmail) -> None:
         with self._changed:
@@ -91,6 +98,7 @@ class Mailbox:
     def clear(self) -> None:
         with self._changed:
             self._messages.clear()
+            self.refused.clear()
 
     def __len__(self) -> int:
         return len(self.messages)

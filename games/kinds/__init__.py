@@ -285,6 +285,11 @@ class GameKind(Protocol):
     email_table: tuple[str, str]
     """The email block of the table: (text template, HTML template)."""
 
+    email_table_reads: tuple[str, ...]
+    """The keys of the email context (``email_context``) that the table block reads,
+    and nothing else: the emails of one update render it once for each distinct
+    value of these (``games.mail.emails``)."""
+
     # ---- statistics ---------------------------------------------------------------------------
 
     def stats(self, tally, events: list, state) -> None:

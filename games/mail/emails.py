@@ -11,24 +11,27 @@ A decision email offers one signed link per legal answer and a Reply-To address
 that plays a written answer.
 """
 
+import json
 import logging
 from dataclasses import dataclass, field
 from email.utils import make_msgid
+from smtplib import SMTPException
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, mailers
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts.mail import mail_refused
+from accounts.mail import mail_refused, normalized, refusing_all
 from accounts.models import EmailMode, bot_label, profile_of
 
+from .. import history
 from ..kinds import KINDS
 from ..models import Event, Game, Invitation, Seat
-from ..selectors import display_name, game_state, player_names, table_for
-from ..services.notifications import seat_notified
+from ..selectors import display_name, game_state, player_names, seats_of, table_for
+from ..services.notifications import seat_notified, seats_notified
 from .tokens import answer_token, reply_address, stop_token, unsubscribe_token
 
 log = logging.getLogger(__name__)
@@ -49,11 +52,14 @@ def thread_id(game: Game) -> str:
 
 def _send(
     name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
-    auto_submitted="auto-generated",
+    auto_submitted="auto-generated", refused: bool | None = None, tables: "SharedTables | None" = None, mailer=None,
 ) -> None:
     """Send the email ``name`` to ``to``: about ``user``'s account and games, or
-    (``user`` None) an invitation to an address that may have no account."""
-    if mail_refused(to, invitation=user is None):
+    (``user`` None) an invitation to an address that may have no account.
+    ``refused``: whether the address asked for no such email, when a batch read it
+    already (``accounts.mail.refusing_all``); ``tables``: the table blocks a batch
+    of emails shares; ``mailer``: the batch's open connection to the mail server."""
+    if mail_refused(to, invitation=user is None) if refused is None else refused:
         log.info("Did not send %s: the address asked for no such email", name)
         return
     if user is not None and profile_of(user).bot_level:
@@ -68,6 +74,8 @@ def _send(
             context["preferences_url"] = absolute(reverse("profile"))
         else:
             context["unsubscribe_url"] = absolute(reverse("stop_mail", args=[stop_token(to)]))
+        if tables is not None:
+            context.update(tables.rendered(context))
         subject = " ".join(_render_text(f"emails/{name}-subject.txt", context).split())
         text = _render_text(f"emails/{name}-body.txt", context)
         html = render_to_string(f"emails/{name}-body.html", context)
@@ -79,7 +87,44 @@ def _send(
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
-    message.send()
+    if mailer is None:
+        message.send()
+    else:
+        mailer.send_messages([message])
+
+
+class _Rendered:
+    """A block rendered already, which ``{% include %}`` takes as it is."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def render(self, _context) -> str:
+        return self.text
+
+
+class SharedTables:
+    """The table block of a batch of emails about one game, rendered once for each
+    distinct input: the context values the kind's block reads
+    (``GameKind.email_table_reads``: the public table, the same for every reader of
+    one game version) and the language. It is rendered from those values alone, so
+    a reader is never shown a block built from anything private to another."""
+
+    def __init__(self, presenter):
+        self.presenter = presenter
+        self.blocks = {}
+
+    def rendered(self, context: dict) -> dict:
+        """The context's ``table_txt`` and ``table_html``, rendered."""
+        read = {key: context[key] for key in self.presenter.email_table_reads}
+        key = (translation.get_language(), json.dumps(read, sort_keys=True, default=str))
+        if key not in self.blocks:
+            text_template, html_template = self.presenter.email_table
+            self.blocks[key] = {
+                "table_txt": _Rendered(_render_text(text_template, read)),
+                "table_html": _Rendered(render_to_string(html_template, read)),
+            }
+        return self.blocks[key]
 
 
 def _render_text(template: str, context: dict) -> str:
@@ -136,8 +181,8 @@ class UpdateEmails:
     finished: list[int] = field(default_factory=list)
 
 
-def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
-    """The emails that events ``before``..``after`` of a game call for: a decision
+def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
+    """The emails that events ``before``..``after`` of ``game`` call for: a decision
     email to each player newly awaited (``send_decision``), and news of the start,
     an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``).
 
@@ -145,7 +190,6 @@ def emails_for_update(game_id: int, before: int, after: int) -> UpdateEmails:
     events. When more was played since, the decisions those events asked for that
     are still awaited get their email here, and the later events' own update sends
     the rest (and the end of the game), so no email goes twice."""
-    game = Game.objects.get(pk=game_id)
     engine = KINDS[game.kind]
     state = game_state(game)
     asked = {player: version for player, _kind, version in engine.awaiting(state) if before <= version < after}
@@ -174,13 +218,16 @@ def awaited_seat_ids(game: Game) -> list[int]:
     return [seat.pk for seat in game.seats.all() if seat.player in awaited]
 
 
-def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]:
+def _seat_context(
+    seat: Seat, *, others_only: bool = False, seats: list[Seat] | None = None, state=None, told=None,
+) -> tuple[dict, dict]:
     """The table as this seat's player sees it, and the email context built from it.
     Its news is what happened since the player's last email (with ``others_only``,
     what the other players and the game did: a decision email's "since your last
-    move"); ``news_earlier`` when some of it is older than the latest turns."""
+    move"); ``news_earlier`` when some of it is older than the latest turns.
+    ``seats``, ``state`` and ``told``: as for ``table_for``, when a batch read them."""
     game = seat.game
-    table = table_for(game, seat.user)
+    table = table_for(game, seat.user, seats=seats, state=state, told=told)
     view = table["view"]
     names = table["names"]
     told = table["history"]
@@ -197,17 +244,81 @@ def _seat_context(seat: Seat, *, others_only: bool = False) -> tuple[dict, dict]
     return table, context
 
 
+class DecisionsUnsent(Exception):
+    """The mail server failed (the exception's cause) before these decision
+    emails left: ``decisions``, ``[seat id, decision version]`` each, are the ones
+    to try again (those before them were sent, and are not sent twice)."""
+
+    def __init__(self, decisions: list):
+        super().__init__(f"{len(decisions)} decision emails not sent")
+        self.decisions = decisions
+
+
 def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False) -> None:
     """Ask a player for a decision, with one link per legal answer. Sends nothing
     if the decision has passed by the time the email would leave."""
-    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    game_id = Seat.objects.values_list("game_id", flat=True).get(pk=seat_id)
+    try:
+        send_decisions(game_id, [(seat_id, decision_version)], reminder=reminder)
+    except DecisionsUnsent as unsent:
+        raise unsent.__cause__ from None  # one email: retried whole, like any other
+
+
+def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> None:
+    """Ask players of one game for their decisions (``(seat id, decision version)``
+    each), one email each, every one exactly what ``send_decision`` sends that seat.
+
+    What the emails share is read once: the game, its seats with their players'
+    profiles, its state (the snapshot parsed once), which addresses refuse all
+    email, and the readers' histories (``history.latest_of``, once per language);
+    the public table block is rendered once per language (``SharedTables``). Each
+    email is then built from its reader's own table (``table_for``: their view,
+    answers and history), so it holds only what that player may see. A player
+    whose decision has passed by the time their email would leave gets none.
+    The players emailed are marked notified in one update, also when the mail server
+    fails midway; then ``DecisionsUnsent`` names the emails still to send."""
+    game = Game.objects.get(pk=game_id)
+    seats = seats_of(game)
+    by_id = {seat.pk: seat for seat in seats}
+    asked = [(by_id[seat_id], version) for seat_id, version in decisions if seat_id in by_id]
+    if not asked:
+        return
+    state = game_state(game)
+    refusing = refusing_all(seat.user.email for seat, _version in asked)
+    tables = SharedTables(KINDS[game.kind])
+    histories = {}  # by seat id: each reader's history, in their language
+    for language in {profile_of(seat.user).language for seat, _version in asked}:
+        readers = [seat for seat, _version in asked if profile_of(seat.user).language == language]
+        with translation.override(language):
+            told = history.latest_of(game, [seat.player for seat in readers], player_names(game, seats))
+        histories.update((seat.pk, told[seat.player]) for seat in readers)
+    notified, done = [], 0
+    try:
+        with mailers.default as mailer:  # one connection to the mail server for them all
+            for seat, version in asked:
+                if _ask(seat, version, seats=seats, state=state, told=histories[seat.pk], reminder=reminder,
+                        refused=normalized(seat.user.email) in refusing, tables=tables, mailer=mailer):
+                    notified.append(seat.pk)
+                done += 1
+    except (SMTPException, OSError) as error:
+        raise DecisionsUnsent([[seat.pk, version] for seat, version in asked[done:]]) from error
+    finally:
+        seats_notified(seat_ids=notified, version=game.version)
+
+
+def _ask(
+    seat: Seat, decision_version: int, *, seats: list[Seat], state, told, reminder: bool, refused: bool,
+    tables: SharedTables, mailer,
+) -> bool:
+    """``send_decisions``' email to one seat; False (nothing sent) when the
+    decision of ``decision_version`` is no longer awaited."""
     game = seat.game
     language = profile_of(seat.user).language
     with translation.override(language):
-        table, context = _seat_context(seat, others_only=True)
+        table, context = _seat_context(seat, others_only=True, seats=seats, state=state, told=told)
         options = table["options"]
         if not options or options[0]["version"] != decision_version:
-            return
+            return False
         kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
         presenter = KINDS[game.kind]
         ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
@@ -224,8 +335,9 @@ def send_decision(seat_id: int, decision_version: int, *, reminder: bool = False
             ],
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
-    _send("decision", seat.user.email, context, language=language, game=game, user=seat.user, reply_to=reply_address(seat))
-    seat_notified(seat=seat, version=game.version)
+    _send("decision", seat.user.email, context, language=language, game=game, user=seat.user,
+          reply_to=reply_address(seat), refused=refused, tables=tables, mailer=mailer)
+    return True
 
 
 def send_reminder(seat_id: int, version: int) -> None:

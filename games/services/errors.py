@@ -19,6 +19,11 @@ class ServiceError(Exception):
         self.message = message
 
 
+class NotSeated(ServiceError):
+    """The user has no seat at the game (or there is no such game): a page answers
+    as for a game that does not exist."""
+
+
 class DecisionPassed(ServiceError):
     """The decision the player answered is no longer awaited (stale or lost a race)."""
 

@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Game
 from ..selectors import game_state, seat_of, seats_of
-from .errors import ServiceError
+from .errors import NotSeated, ServiceError
 
 
 def locked_for_play(game: Game, user):
@@ -14,14 +14,20 @@ def locked_for_play(game: Game, user):
     return game, seat, state
 
 
-def locked_table(game: Game, user):
+def locked_table(game: Game | int, user):
     """``locked_for_play`` with every seat of the game too (``seats_of``), read under
-    the lock: for a move whose answer shows the table as the move left it."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    if game.status != Game.Status.ACTIVE:
-        raise ServiceError(_("This game is not in play."))
+    the lock: for a move whose answer shows the table as the move left it. ``game``
+    may be only its id, for a caller that has not read it: the lock is then the one
+    read. Whether the user has a seat is checked first (``NotSeated``), so that
+    nothing else of the game is told to anyone else."""
+    try:
+        game = Game.objects.select_for_update().get(pk=game if isinstance(game, int) else game.pk)
+    except Game.DoesNotExist:
+        raise NotSeated(_("You have no seat at this game.")) from None
     seats = seats_of(game)
     seat = seat_of(game, user, seats)
     if seat is None:
-        raise ServiceError(_("You have no seat at this game."))
+        raise NotSeated(_("You have no seat at this game."))
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError(_("This game is not in play."))
     return game, seats, seat, game_state(game)

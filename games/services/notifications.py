@@ -99,4 +99,11 @@ def reply_unclear(seat: Seat, *, line: str, problem: str, reading: str) -> None:
 def seat_notified(*, seat: Seat, version: int) -> None:
     """``seat``'s player was emailed the game as of ``version``: the next email's
     news starts there."""
-    Seat.objects.filter(pk=seat.pk, notified_version__lt=version).update(notified_version=version)
+    seats_notified(seat_ids=[seat.pk], version=version)
+
+
+def seats_notified(*, seat_ids: list[int], version: int) -> None:
+    """The players of ``seat_ids`` were emailed the game as of ``version`` (one update
+    for a batch of emails)."""
+    if seat_ids:
+        Seat.objects.filter(pk__in=seat_ids, notified_version__lt=version).update(notified_version=version)

@@ -49,12 +49,14 @@ class Played(NamedTuple):
     state: object
 
 
-def decision_submit(*, game: Game, user, command: dict, version: int) -> Played:
+def decision_submit(*, game: Game | int, user, command: dict, version: int) -> Played:
     """``user`` answers their awaited decision, as they saw it at ``version``. A
-    player a bot stands in for is back by answering."""
+    player a bot stands in for is back by answering. ``game`` may be only its id
+    (``locked_table``): a click reads the game once, under the lock; ``NotSeated``
+    when the user has no seat at it."""
     with busy_database_refused(), transaction.atomic():
         game, seats, seat, state = locked_table(game, user)
-        decision_apply(game, seat, state, command, version)
+        decision_apply(game, seat, state, command, version, seats=seats)
         if seat.stand_in:
             seat_returned(game, seat)
         elif seat.missed_deadlines:
@@ -63,16 +65,17 @@ def decision_submit(*, game: Game, user, command: dict, version: int) -> Played:
     return Played(game, seats, state)
 
 
-def decision_apply(game: Game, seat: Seat, state, command: dict, version: int) -> None:
+def decision_apply(game: Game, seat: Seat, state, command: dict, version: int, *, seats: list | None = None) -> None:
     """``seat`` answers its awaited decision of ``version`` (``game`` locked): a
-    person's click or reply, or a bot's answer, alike."""
+    person's click or reply, or a bot's answer, alike. ``seats``: all of the
+    game's seats, when the caller read them under the lock."""
     engine = KINDS[game.kind]
     awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
     if awaited.get(seat.player) != version:
         raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
     command = {key: value for key, value in command.items() if key != "player"}
     events = engine_call(lambda: engine.play(state, seat.player, {**command, "version": version}), game)
-    events_append(game, state, events)
+    events_append(game, state, events, seats=seats)
 
 
 def seat_returned(game: Game, seat: Seat) -> None:
@@ -216,11 +219,12 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     return ChatMessage.objects.create(game=game, user=user, text=text)
 
 
-def events_append(game: Game, state, events, *, changed: tuple = ()) -> None:
+def events_append(game: Game, state, events, *, changed: tuple = (), seats: list | None = None) -> None:
     """Append ``events`` (already applied to ``state``) to the locked ``game``,
     restart its clock, and after the commit tell the players. ``changed``: other
-    columns of ``game`` the caller set, written with it."""
-    advance = events_prepare(game, state, events)
+    columns of ``game`` the caller set, written with it; ``seats``: all of its
+    seats, when the caller read them under the lock."""
+    advance = events_prepare(game, state, events, seats=seats)
     advance.fields += changed
     advances_write([advance])
 

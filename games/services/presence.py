@@ -17,9 +17,11 @@ def seat_seen(*, seat: Seat) -> None:
     cache.set(_key(seat.pk), True, PRESENT_FOR_SECONDS)
 
 
-def seat_present(seat_id: int) -> bool:
-    """Whether the player of the seat ``seat_id`` had the game's page open lately."""
-    return bool(cache.get(_key(seat_id)))
+def seats_present(seat_ids) -> set[int]:
+    """Those of ``seat_ids`` whose player had the game's page open lately (one read
+    of the cache for them all)."""
+    keys = {_key(seat_id): seat_id for seat_id in seat_ids}
+    return {keys[key] for key, present in cache.get_many(keys).items() if present}
 
 
 def _key(seat_id: int) -> str:

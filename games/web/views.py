@@ -24,7 +24,7 @@ from games.kinds import KINDS
 from games.models import ChatMessage, Game, Invitation
 from games.selectors import display_name, player_names, seat_of, seats_of, table_for
 from games.services import bots, clock, gathering, play, presence
-from games.services.errors import ServiceError
+from games.services.errors import NotSeated, ServiceError
 from games.web import dashboard, pages, replays
 from games.web.forms import BotSeatForm, ChatForm, GameCreateForm, InviteForm, PracticeForm, bot_level_choices, number_in
 
@@ -187,24 +187,26 @@ def _live(request, game, seats, state=None):
 def decide(request, pk):
     """A seated player answers their decision with one of the options shown. The
     live part answering an htmx click shows the table as the move left it, from
-    what the move already holds; a refused answer shows the game as it stands."""
-    game, seat = _seated_game(request, pk)
+    what the move already holds; a refused answer shows the game as it stands.
+    The game is read once, under the move's lock: anyone without a seat at it
+    gets the same 404 as for a game that does not exist, whatever they sent."""
     try:
         version = int(request.POST.get("version", ""))
         command = _command(request.POST.get("command", ""))
     except ValueError:
-        messages.error(request, _("That answer could not be read; here is the game as it stands now."))
+        refusal = _("That answer could not be read; here is the game as it stands now.")
     else:
         try:
-            game, seats, state = play.decision_submit(game=game, user=request.user, command=command, version=version)
+            game, seats, state = play.decision_submit(game=pk, user=request.user, command=command, version=version)
+        except NotSeated:
+            raise Http404 from None
         except ServiceError as error:
-            messages.error(request, error.message)
+            refusal = error.message
         else:
             return _live(request, game, seats, state) if _is_htmx(request) else _to_game(game)
-    if _is_htmx(request):
-        game.refresh_from_db()
-        return _live(request, game, seats_of(game))
-    return _to_game(game)
+    game, seats, _seat = _seated_table(request, pk)
+    messages.error(request, refusal)
+    return _live(request, game, seats) if _is_htmx(request) else _to_game(game)
 
 
 def _command(text: str) -> dict:

@@ -45,7 +45,7 @@ def test_an_emailed_answer_link_confirms_then_plays_and_the_game_moves_on(
 
     # Ana's decision email: one link per legal answer, the game's number in the subject.
     email = smtp.wait_for(to=ana.email, subject_contains=f"#{game.pk}")
-    assert "it is your move: choose your action" in email.text
+    assert "it is your move — choose your action" in email.text
     links = answer_links(email)
     assert links, f"no answer links in the decision email:\n{email.text}"
     assert all("/a/" in link for link in links.values())
@@ -77,7 +77,7 @@ def test_an_emailed_answer_link_confirms_then_plays_and_the_game_moves_on(
 
     # Ben's turn now: his decision email arrives (after the "game started" one).
     ben_email = smtp.wait_for(to=ben.email, subject_contains=f"#{game.pk}", count=2)
-    assert "it is your move: choose your action" in ben_email.text, ben_email.text
+    assert "it is your move — choose your action" in ben_email.text, ben_email.text
     assert "Ana took Income." in ben_email.text
     assert answer_links(ben_email)
 

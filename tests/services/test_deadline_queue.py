@@ -28,7 +28,7 @@ def test_deadlines_and_their_sweep_are_routed_to_the_deadline_queue_and_nothing_
 
     assert settings.DEADLINE_QUEUE == "deadlines"
     assert queue_of("games.tasks.expire_deadline") == queue_of("games.tasks.sweep_deadlines") == "deadlines"
-    for name in ("games.tasks.send_decision", "games.tasks.send_started", "games.tasks.games_advanced", "games.tasks.give_standing_answers",
+    for name in ("games.tasks.send_decision", "games.tasks.send_decisions", "games.tasks.send_started", "games.tasks.games_advanced", "games.tasks.give_standing_answers",
                  "games.tasks.send_reminders", "games.tasks.send_digests", "outbox.tasks.relay"):
         assert queue_of(name) == settings.CELERY_TASK_DEFAULT_QUEUE == "celery"
 

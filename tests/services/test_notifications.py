@@ -172,6 +172,28 @@ def test_a_keyed_message_whose_task_never_started_is_handed_over_again(
     assert len(handed) == 2
 
 
+def test_the_messages_a_transaction_keeps_are_handed_over_after_its_commit(
+    ana, ben, monkeypatch, django_capture_on_commit_callbacks
+):
+    handed = []
+    monkeypatch.setattr(outbox, "_hand_over", handed.append)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
+        with pytest.raises(RuntimeError), transaction.atomic():
+            outbox.send(tasks.games_advanced.s([[2, 0, 1]]))
+            raise RuntimeError("this part of the change is undone")
+        notifications.preferences_changed(user=ana)
+        notifications.preferences_changed(user=ben)
+    assert [(message.task, message.args) for message in handed] == [
+        ("games.tasks.games_advanced", [[[1, 0, 1]]]),
+        ("games.tasks.give_standing_answers", [ana.pk]),
+        ("games.tasks.give_standing_answers", [ben.pk]),
+    ]
+    # Taken: the plain message is gone, the keyed ones wait, marked, for their tasks.
+    assert sorted(Message.objects.values_list("key", flat=True)) == [f"standing-answers:{ana.pk}", f"standing-answers:{ben.pk}"]
+    assert not Message.objects.filter(published_at=None).exists()
+
+
 def test_one_message_can_carry_a_chunk_of_games(ana, ben, cai, smtp, django_capture_on_commit_callbacks):
     games = [started_game(ana, ben), started_game(ben, cai)]
     updates = [[game.pk, 0, game.version] for game in games]

@@ -136,6 +136,21 @@ def test_a_game_is_not_found_for_someone_without_a_seat(client, game, dora):
         assert client.post(reverse(name, args=[game.pk]), {"version": 1, "command": "{}"}).status_code == 404
 
 
+def test_a_well_formed_decision_from_someone_without_a_seat_is_not_found_and_changes_nothing(client, game, ana, dora):
+    """The decision is read under the game's lock, and the seat is checked there
+    first: a stranger who sends the answer awaited of a seat learns nothing,
+    whether the game exists, is in play or not."""
+    kind, version = awaited(game)[player_of(game, ana)]
+    form = {"version": version, "command": json.dumps({"act": "income"})}
+    as_user(client, dora)
+    for pk in (game.pk, 999999):
+        assert client.post(reverse("game_decide", args=[pk]), form, HTTP_HX_REQUEST="true").status_code == 404
+    assert Game.objects.get(pk=game.pk).version == game.version
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    response = client.post(reverse("game_decide", args=[game.pk]), form, HTTP_HX_REQUEST="true")
+    assert response.status_code == 404 and "not in play" not in response.content.decode()
+
+
 def test_a_missing_game_is_a_friendly_404(client, ana):
     response = as_user(client, ana).get(reverse("game", args=[999999]))
     assert response.status_code == 404

@@ -32,6 +32,7 @@ class Coup(CoupRules):
     reference_template = "coup/_characters.html"
     email_situation = ("coup/emails/_situation.txt", "coup/emails/_situation.html")
     email_table = ("coup/emails/_table.txt", "coup/emails/_table.html")
+    email_table_reads = ("table",)
 
     variant_choices = staticmethod(rules.variant_choices)
     rules_summary = staticmethod(rules.rules_summary)

@@ -31,6 +31,7 @@ class Kobayakawa(KindBase, KobayakawaRules):
     reference_template = "kobayakawa/_reference.html"
     email_situation = ("kobayakawa/emails/_situation.txt", "kobayakawa/emails/_situation.html")
     email_table = ("kobayakawa/emails/_table.txt", "kobayakawa/emails/_table.html")
+    email_table_reads = ("table", "centre")
 
     rules_summary = staticmethod(words.rules_summary)
     decision_prompt = staticmethod(words.decision_prompt)

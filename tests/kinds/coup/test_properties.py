@@ -5,7 +5,7 @@ import json
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.engine import IllegalMove
@@ -74,6 +74,8 @@ def started(game):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
+# An examined player resigns after showing their card; the Inquisitor then forces an exchange.
+@example((6, ["declared_assassination", "declared_coup", "inquisitor", "patron"], 3213))
 def test_random_playouts_keep_every_invariant(game):
     players, variants, _seed = game
     rng, dealer, names, events, state = started(game)

@@ -465,9 +465,12 @@ def _examine(flow, player, command):
         flow.emit("coup.examine.given_back", {"player": player.name, "target": target.name})
     else:
         flow.emit("coup.examine.forced", {"player": player.name, "target": target.name})
-        flow.draw(target, 1)
-        flow.emit("coup.card.returned", {"player": target.name}, {"card": action.shown}, (target.name, player.name))
-        flow.shuffle_court()
+        # A target who resigned after showing has turned every card face up: there
+        # is nothing left to exchange.
+        if target.alive:
+            flow.draw(target, 1)
+            flow.emit("coup.card.returned", {"player": target.name}, {"card": action.shown}, (target.name, player.name))
+            flow.shuffle_court()
     flow.resume()
 
 
