@@ -30,8 +30,9 @@ class Reply:
 @dataclass
 class Line:
     """One sentence of the history; ``turn`` marks the start of a new turn and
-    ``actor`` is the player whose event it tells (None for the game's own), so an
-    email's news can leave out what its reader did."""
+    ``actor`` is the player whose own move it tells (None for what happened to a
+    player, the game's own events and answers the clock gave), so an email's news
+    can leave out what its reader did and still tell what befell them."""
 
     seq: int
     text: str
@@ -66,10 +67,12 @@ def _visible(event, viewer) -> tuple[str, dict]:
     return event["type"], dict(event.get("data", {}))
 
 
-def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
+def tell(events, story: Story, tellers: dict, turn_kind: str, moves: frozenset) -> list[Line]:
     """Every sentence ``tellers`` (event type → function of the story and the
     event's visible fields) make of ``events`` for ``story.viewer``, with the
-    sequence number of each event; ``turn_kind`` starts a new turn (or round)."""
+    sequence number of each event; ``turn_kind`` starts a new turn (or round).
+    ``moves``: the event types that record a player's own answer (their line's
+    ``actor``); an answer the clock gave for them is not theirs."""
     told = []
     for position, event in enumerate(events):
         kind, data = _visible(event, story.viewer)
@@ -79,7 +82,8 @@ def tell(events, story: Story, tellers: dict, turn_kind: str) -> list[Line]:
         if text and data.get("timed_out"):
             text = clock_answered(text, data, story)
         if text:
-            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind, actor=data.get("player")))
+            actor = data.get("player") if kind in moves and not data.get("timed_out") else None
+            told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind, actor=actor))
     return told
 
 

@@ -101,7 +101,7 @@ def history_lines(events, viewer, names):
 
 def history_continued(story: Story, events) -> list:
     """The sentences of ``events``, the log's next ones, for the story told so far."""
-    return tell(events, story, TELLERS, "kobayakawa.round.started")
+    return tell(events, story, TELLERS, "kobayakawa.round.started", MOVES)
 
 
 def rules_summary(variants=()) -> list[str]:
@@ -497,6 +497,13 @@ def _ended(story, data):
         return _("%(player)s won the game!") % {"player": story.name(winners[0])}
     return _("%(players)s share the win!") % {"players": ", ".join(story.name(p) for p in winners)}
 
+
+# The events that record a player's own answer (a card drawn is news to its player:
+# they answer by discarding one).
+MOVES = frozenset((
+    "kobayakawa.card.discarded", "kobayakawa.card.flipped", "kobayakawa.bet.placed", "kobayakawa.bet.passed",
+    "kobayakawa.player.resigned",
+))
 
 TELLERS = {
     "kobayakawa.game.started": _started,

@@ -406,3 +406,30 @@ def test_every_event_of_random_games_is_told_without_error():
         assert told_lines and all(line.text for line in told_lines)
         kinds = {e.type for e in events} - SILENT
         assert kinds <= {line.kind for line in told_lines}
+
+
+def test_a_line_names_its_actor_only_for_that_players_own_move():
+    """An email's "since your last move" leaves out its reader's own moves by this,
+    and still tells what befell them and what the clock played for them."""
+    told_lines = lines(
+        [
+            START,
+            Event("coup.hand.dealt", {"player": "p1"}, {"cards": ["duke", "captain"]}, ("p1",)),
+            Event("coup.turn.started", {"player": "p1"}),
+            Event("coup.action.declared", {"player": "p1", "action": "income"}),
+            Event("coup.turn.started", {"player": "p2"}),
+            Event("coup.action.declared", {"player": "p2", "action": "income", "timed_out": True}),
+            Event("coup.influence.lost", {"player": "p1", "card": "duke"}),
+        ],
+        "p1",
+        NAMES,
+    )
+    actors = {line.kind + (" (timed out)" if "Time ran out" in line.text else ""): line.actor for line in told_lines}
+    assert actors == {
+        "coup.game.started": None,
+        "coup.hand.dealt": None,
+        "coup.turn.started": None,
+        "coup.action.declared": "p1",
+        "coup.action.declared (timed out)": None,
+        "coup.influence.lost": None,
+    }

@@ -24,6 +24,13 @@ from ..engine.cards import COSTS, OPPOSITE_FACTION, table_for
 from .names import action_name, card_list, card_name, coins, faction_name
 
 SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
+# The events that record a player's own answer. A card lost, drawn or dealt, or
+# an elimination, is news to its player even when it follows their answer.
+MOVES = frozenset((
+    "coup.draft.kept", "coup.action.declared", "coup.allowed", "coup.challenged", "coup.claim.proved",
+    "coup.claim.conceded", "coup.blocked", "coup.exchange.kept", "coup.card.shown", "coup.examine.given_back",
+    "coup.examine.forced", "coup.inheritance.claimed", "coup.inheritance.declined", "coup.player.resigned",
+))
 
 
 class CoupStory(Story):
@@ -51,7 +58,7 @@ def lines(events, viewer: str | None, names: dict) -> list[Line]:
 
 def continued(story: CoupStory, events) -> list[Line]:
     """The sentences of ``events``, the log's next ones, for the story told so far."""
-    return tell(events, story, TELLERS, "coup.turn.started")
+    return tell(events, story, TELLERS, "coup.turn.started", MOVES)
 
 
 # ---- one teller per event type -----------------------------------------------------------
