@@ -1,5 +1,6 @@
 """Reading games for pages, emails and tests (no writes here)."""
 
+from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
 from accounts.models import bot_label, display_name_of
@@ -7,7 +8,7 @@ from accounts.models import bot_label, display_name_of
 from .engine.common import PUBLIC
 from . import history
 from .kinds import KINDS
-from .models import Event, Game, Seat
+from .models import Event, Game, Seat, SeatChange
 
 
 class GameUnreadable(Exception):
@@ -34,8 +35,18 @@ def game_state(game: Game):
 
 def seats_of(game: Game) -> list[Seat]:
     """Every seat of ``game`` with its player's account and profile, in one query:
-    all a page needs of the players, read once and passed along."""
-    return list(game.seats.select_related("user", "user__profile"))
+    all a page needs of the players, read once and passed along. Each carries the
+    version of its latest change (``last_change``: a bot taking it over, its
+    player back; None if none ever), so that a history with no change in it
+    needs no query for them (``games.web.pages.with_seat_changes``)."""
+    return list(game.seats.select_related("user", "user__profile").annotate(last_change=LAST_SEAT_CHANGE))
+
+
+# Written out rather than built from querysets (a Subquery): compiling one costs
+# more than the poll that reads the seats every few seconds would otherwise spend.
+LAST_SEAT_CHANGE = RawSQL(
+    f'SELECT MAX("version") FROM "{SeatChange._meta.db_table}" WHERE "seat_id" = "{Seat._meta.db_table}"."id"', ()
+)
 
 
 def seat_of(game: Game, user, seats: list[Seat] | None = None) -> Seat | None:

@@ -64,7 +64,7 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
                 message.save()
         except IntegrityError:
             return  # the same work is already queued and has not started
-    transaction.on_commit(partial(_publish_after_commit, message.pk))
+    transaction.on_commit(partial(_publish_after_commit, message))
 
 
 def release(key: str) -> None:
@@ -85,11 +85,39 @@ def relay() -> int:
             return handed
 
 
-def _publish_after_commit(message_id: int) -> None:
-    """The prompt attempt right after the commit; never raises for a broker outage."""
+def _publish_after_commit(message: Message) -> None:
+    """The prompt attempt right after the commit, with the ``message`` as written;
+    never raises for a broker outage."""
     if time.monotonic() < _paused_until:
         return
-    _publish(Message.objects.filter(pk=message_id, published_at=None))
+    if message.key is not None or not _task_known(message.task):
+        _publish(Message.objects.filter(pk=message.pk, published_at=None))
+        return
+    _publish_unkeyed(message)
+
+
+class _Refused(Exception):
+    """The broker refused a message: its claim is rolled back."""
+
+
+def _publish_unkeyed(message: Message) -> None:
+    """``_publish`` for one message without a key, known as it was written: its
+    row is deleted first, which locks it (a relay holding it already has it, and
+    the delete then finds nothing), then it is handed over, and the deletion
+    commits only if the broker took it."""
+    global _paused_until
+    try:
+        with transaction.atomic():
+            if not Message.objects.filter(pk=message.pk, published_at=None).delete()[0]:
+                return  # the relay handed it over first
+            try:
+                _hand_over(message)
+            except OperationalError as error:
+                raise _Refused(str(error)) from error
+    except _Refused as refusal:
+        _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
+        _record_failure(message, str(refusal))
+        log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
 
 
 def _publish(waiting) -> tuple[int, bool]:

@@ -84,6 +84,7 @@ def seat_returned(game: Game, seat: Seat) -> None:
     seat.stand_in, seat.stand_in_told, seat.missed_deadlines = "", False, 0
     seat.save(update_fields=["stand_in", "stand_in_told", "missed_deadlines"])
     SeatChange.objects.create(game=game, seat=seat, version=game.version, change=SeatChange.Change.BACK)
+    seat.last_change = game.version  # as ``seats_of`` reads it, for the answer shown from these seats
 
 
 def deadline_expire(*, game: Game, version: int) -> bool:
@@ -198,6 +199,7 @@ def stand_in_begin(game: Game, seat: Seat, change: str) -> None:
     seat.stand_in_told = False
     seat.save(update_fields=["stand_in", "stand_in_told"])
     SeatChange.objects.create(game=game, seat=seat, version=game.version, change=change)
+    seat.last_change = game.version  # as ``seats_of`` reads it, for the answer shown from these seats
     notifications.stand_in_began(seat)
 
 

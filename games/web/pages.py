@@ -246,7 +246,7 @@ def with_seat_changes(game: Game, lines: list[Line], start: int = 0, seats: list
     place, the bots taking seats over for absent players and those players coming
     back. A change made at version V came after event V - 1 and before event V: its
     line carries seq V and goes before that event's first sentence. ``seats``: the
-    game's seats (``seats_of``) when the caller already read them."""
+    game's seats as ``seats_of`` reads them, when the caller already read them."""
     merged = []
     changes = _seat_change_lines(game, start, seats_of(game) if seats is None else seats)
     for line in lines:
@@ -257,6 +257,8 @@ def with_seat_changes(game: Game, lines: list[Line], start: int = 0, seats: list
 
 
 def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
+    if all(seat.last_change is None or seat.last_change < start for seat in seats):
+        return []  # none of them changed since ``start``
     words = {"bot": bot_label(settings.BOT_STAND_IN_LEVEL)}
     sentences = {
         SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
