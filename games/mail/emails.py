@@ -25,9 +25,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.mail import mail_refused, normalized, refusing_all
-from accounts.models import EmailMode, bot_label, profile_of
+from accounts.models import EmailMode, Profile, bot_label, profile_of
 
 from .. import history
+from ..engine.seats import seat_player
 from ..kinds import KINDS
 from ..models import Event, Game, Invitation, Seat
 from ..selectors import display_name, game_state, player_names, seats_of, table_for
@@ -197,18 +198,22 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
     eliminated = {payload["data"]["player"] for payload in outs.values_list("payload", flat=True)}
     finished = engine.is_over(state) and game.version <= after
     found = UpdateEmails()
-    for seat in Seat.objects.filter(game=game).select_related("user__profile"):
-        mode = profile_of(seat.user).email_mode
+    # Only the columns read (no account or profile objects built); an account with
+    # no profile yet has the profile's default mode.
+    seats = Seat.objects.filter(game=game).values_list("pk", "position", "stand_in", "user__profile__email_mode")
+    for seat_id, position, stand_in, mode in seats:
+        player = seat_player(position)
+        mode = mode or Profile._meta.get_field("email_mode").default
         if mode == EmailMode.NONE:
             continue
         if finished:
-            found.finished.append(seat.pk)
-        elif seat.player in eliminated:
-            found.eliminated.append(seat.pk)
-        elif seat.player in asked and mode == EmailMode.EVERY and not seat.stand_in:
-            found.decisions.append((seat.pk, asked[seat.player]))
+            found.finished.append(seat_id)
+        elif player in eliminated:
+            found.eliminated.append(seat_id)
+        elif player in asked and mode == EmailMode.EVERY and not stand_in:
+            found.decisions.append((seat_id, asked[player]))
         elif before == 0:
-            found.started.append(seat.pk)
+            found.started.append(seat_id)
     return found
 
 

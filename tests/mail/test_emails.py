@@ -4,10 +4,11 @@ import pytest
 from django.core import signing
 from celery.exceptions import Retry
 
-from accounts.models import EmailMode, profile_of
+from accounts.models import EmailMode, Profile, profile_of
 from games.services import play
 from games.models import Game
 from games.selectors import game_state
+from games.mail import emails
 from games.mail.tokens import ANSWER_SALT, read_reply_address
 
 from tests.players import awaited, started_game
@@ -151,3 +152,15 @@ def test_the_subject_tells_a_move_from_news_from_the_end(named, smtp, django_cap
     thread = f"<game-{game.pk}@localhost>"
     assert {mail.message["References"] for mail in smtp.messages} == {thread}
     assert {mail.message["In-Reply-To"] for mail in smtp.messages} == {thread}
+
+
+def test_an_account_with_no_profile_yet_is_emailed_as_a_new_profile_would_be(ana, ben, cai):
+    """Accounts made outside sign-up (createsuperuser, the admin) may have no profile
+    row yet: their player gets the emails of the default mode, every decision."""
+    game = started_game(ana, ben, cai)
+    [(first, (_kind, version))] = awaited(game).items()
+    seats = {seat.player: seat for seat in game.seats.select_related("user")}
+    Profile.objects.filter(user=seats[first].user).delete()
+    found = emails.emails_for_update(Game.objects.get(pk=game.pk), 0, game.version)
+    assert found.decisions == [(seats[first].pk, version)]
+    assert sorted(found.started) == sorted(seat.pk for player, seat in seats.items() if player != first)
