@@ -94,10 +94,7 @@ def practice(request):
 
 def _seated_game(request, pk):
     """The game and the user's seat; 404 unless the user has a seat at it."""
-    game = get_object_or_404(Game, pk=pk)
-    seat = seat_of(game, request.user)
-    if seat is None:
-        raise Http404
+    game, _seats, seat = _seated_table(request, pk)
     return game, seat
 
 
@@ -297,11 +294,13 @@ def replay(request, pk):
 def game_history(request, pk):
     """Every turn of a game so far, as its player may know them (the game page shows
     only the latest): told from the start on each request, for a page read rarely."""
-    game, seat = _seated_game(request, pk)
+    game, seats, seat = _seated_table(request, pk)
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return _to_game(game)
-    lines = history.full(game, seat.player, player_names(game))
-    context = {"game": game, "game_name": KINDS[game.kind].name, "turns": pages.turns(pages.with_seat_changes(game, lines))}
+    lines = history.full(game, seat.player, player_names(game, seats))
+    context = {
+        "game": game, "game_name": KINDS[game.kind].name, "turns": pages.turns(pages.with_seat_changes(game, lines, seats=seats)),
+    }
     return render(request, "games/history.html", context)
 
 
