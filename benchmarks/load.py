@@ -1,7 +1,7 @@
 """The site under load: gunicorn as in production, 50 signed-in clients, and the
 three background paths that scale with the number of games.
 
-    python benchmarks/load.py [--clients 50] [--seconds 15] [--pace 1] [--port 0]
+    python benchmarks/load.py [--clients 50] [--seconds 15] [--slices 5] [--pace 1] [--port 0]
         [--database-url postgres://postgres@127.0.0.1:5432/postgres]
         [--redis-url redis://127.0.0.1:6379/14] [--sweep-budget 90]
 
@@ -27,7 +27,8 @@ Figures, the last line being the same as JSON:
 
 hello_rps       requests a second of the cheapest signed-in request: the game page's
                 poll when nothing changed (``/games/<pk>/table?since=..&clock=..``,
-                the URL read from the page; a 204 after the whole middleware stack,
+                the URL read from the page, then from each decision's answer, as
+                the browser's live part does; a 204 after the whole middleware stack,
                 the session, the user, the game and its seat, no template). This is
                 the baseline the other rates are compared with.
 page_rps        game pages (``/games/<pk>/``) a second, each client its own ~20-event
@@ -40,7 +41,10 @@ decide_rps      decisions a second, posted as the page's htmx form posts them
                 apart, and the moves are checked against the games' versions in the
                 database. decide_p99_ms their 99th percentile latency.
                 The rates are measured with every client sending back to back (the
-                most the server takes); the p99 latencies under a bounded load, each
+                most the server takes), --seconds in all for each, in --slices turns
+                of hello, page and decide in rotation: each rate is the median of its
+                turns' rates (the machine's other load then moves all three alike);
+                the p99 latencies under a bounded load, each
                 client sending one request every --pace seconds (1: 50 a second in
                 all), since at full speed a request's wait is only the queue of the
                 others (clients over rate) and tells nothing of the server.
@@ -322,6 +326,14 @@ class Browser:
         return body
 
 
+def poll_url(body: bytes) -> str:
+    """The URL a game page, or its live part, polls (the game's version and clock in it)."""
+    match = re.search(rb'hx-get="(/games/\d+/table\?[^"]*)"', body)
+    if not match:
+        raise RuntimeError("no polling URL in the answer")
+    return unescape(match.group(1).decode())
+
+
 class Player:
     """One load client: the four browsers of the four seats of its own game, and the
     script of the game's next decisions (the engine, played from the game's state)."""
@@ -340,10 +352,7 @@ class Player:
         for browser in self.browsers.values():
             body = browser.page(self.game_id)
             if browser is self.viewer:
-                match = re.search(rb'hx-get="(/games/\d+/table\?[^"]*)"', body)
-                if not match:
-                    raise RuntimeError(f"game {self.game_id}: no polling URL on the page")
-                self.poll_url = unescape(match.group(1).decode())
+                self.poll_url = poll_url(body)
             if not browser.csrf_field:
                 raise RuntimeError(f"game {self.game_id}: no CSRF token on the page")
 
@@ -371,6 +380,7 @@ class Player:
         made = status == 200 and re.search(rb'(?:data-version="|since=)%d\b' % after, body) is not None
         if made:
             self.done += 1
+            self.poll_url = poll_url(body)  # as the swapped-in partial polls from now on
         return made
 
 
@@ -417,14 +427,47 @@ def load(players: list, action: str, seconds: float, pace: float = 0) -> dict:
     errors = [error for result in results for error in result[2]]
     made = len(latencies) - failed
     return {
+        **summed([{"made": made, "refused": failed, "errors": len(errors), "first_error": errors[0] if errors else "",
+                   "seconds": elapsed}], latencies),
         "rps": made / elapsed,
+    }
+
+
+def rates(players: list, names: tuple, seconds: float, slices: int) -> dict:
+    """The full-speed rate of each request in ``names``, measured in ``slices``
+    turns of ``seconds / slices`` each, the names taking turns: the median of its
+    turns' rates, so that a change in the machine's other load during the run
+    moves every name alike instead of the one measured at that moment."""
+    turns = {name: [] for name in names}
+    for _slice in range(slices):
+        for name in names:
+            turns[name].append(load(players, name, seconds / slices))
+    results = {}
+    for name, measured in turns.items():
+        median = statistics.median(result["rps"] for result in measured)
+        latencies = sorted(x for result in measured for x in result["latencies"])
+        results[name] = {
+            **summed(measured, latencies),
+            "rps": median,
+            "slice_rps": [round(result["rps"], 1) for result in measured],
+        }
+        report_load(name, results[name])
+        print(f"        rates of its {slices} turns: {results[name]['slice_rps']} (median {median:.1f})", flush=True)
+    return results
+
+
+def summed(measured: list, latencies: list) -> dict:
+    """The counts of several measures of one request, with their latencies."""
+    errors = [result["first_error"] for result in measured if result["first_error"]]
+    return {
         "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else None,
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else None,
-        "made": made,
-        "refused": failed,
-        "errors": len(errors),
+        "made": sum(result["made"] for result in measured),
+        "refused": sum(result["refused"] for result in measured),
+        "errors": sum(result["errors"] for result in measured),
         "first_error": errors[0] if errors else "",
-        "seconds": elapsed,
+        "seconds": sum(result["seconds"] for result in measured),
+        "latencies": latencies,
     }
 
 
@@ -665,10 +708,8 @@ def run(args, scratch: Scratch) -> dict:
     for thread in threads:
         thread.join()
     load(players, "hello", 2)  # connections and workers warmed
-    results, bounded = {}, {}
-    for name in ("hello", "page", "decide"):
-        results[name] = load(players, name, args.seconds)
-        report_load(name, results[name])
+    results = rates(players, ("hello", "page", "decide"), args.seconds, args.slices)
+    bounded = {}
     # Latency is measured under a bounded load: at full speed, 50 clients that never
     # pause keep every request queued behind the others (p99 is then just the
     # number of clients over the rate), which says nothing of a player's wait.
@@ -719,6 +760,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=15, help="length of each HTTP measurement")
+    parser.add_argument("--slices", type=int, default=5,
+                        help="turns the full-speed rates are measured in, taking turns (their median is the rate)")
     parser.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
                         help="a PostgreSQL server where the scratch database may be created (its path is ignored)")

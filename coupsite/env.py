@@ -121,7 +121,7 @@ def cache_config(*, environ: Mapping[str, str] | None = None) -> dict:
     redis_url = env_str("REDIS_URL", environ=environ)
     if redis_url:
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "coupsite.cache.RedisCache",
             "LOCATION": redis_url,
         }
     return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}

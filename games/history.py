@@ -11,6 +11,12 @@ them with that same story, and keeps the latest turns: its cost no longer grows
 with the log. The lines are exactly those of a full retelling
 (``tests/kinds/test_history_window.py`` checks it on whole games of every kind).
 
+Beside the stories, the cache keeps each game's latest events (``Tail``), read in
+the same round trip as a story: a story a few moves behind is continued from them,
+and a move's answer adds the events it appended, so a click reads nothing back
+from the log. Stored events never change, so any run of them is exact wherever
+it was read; one too short is simply read from the log again.
+
 Hidden information: an entry is keyed by its viewer, and a seated viewer's story
 is told from the events as that viewer may see them, so nobody is ever given
 another viewer's lines. Anyone not seated reads the public story (viewer None).
@@ -36,6 +42,10 @@ LATEST_TURNS = 10
 # An entry not read for a week is told again from the start when next needed: a
 # finished or abandoned game's entries leave the cache, a live game's stay warm.
 CACHE_SECONDS = 7 * 86400
+
+# The events a game's tail keeps: a few rounds at a table of six, so that a story
+# left behind since its viewer's last move is continued from it.
+TAIL_EVENTS = 50
 
 
 @dataclass
@@ -74,42 +84,48 @@ class History:
         return History(self.story, version, lines[cut:], lines[cut - 1].seq + 1)
 
 
-def latest(game: Game, viewer: str | None, names: dict) -> History:
+def latest(game: Game, viewer: str | None, names: dict, appended: list = ()) -> History:
     """The latest turns of ``game`` as ``viewer`` (a player name; None for anyone
     not seated) may know them, up to the version of the ``game`` row read, in the
-    active language."""
-    key = _key(game, viewer, names)
-    return _brought_up(game, viewer, names, key, cache.get(key))
+    active language. ``appended``: the events the caller itself just appended, up
+    to that version (a move's answer), each with its ``seq``."""
+    return latest_of(game, [viewer], names, appended)[viewer]
 
 
-def latest_of(game: Game, viewers: list, names: dict) -> dict:
+def latest_of(game: Game, viewers: list, names: dict, appended: list = ()) -> dict:
     """``latest`` for each of ``viewers`` (their histories by viewer), for the emails
-    of one update: the cache is read once for them all, and the events not told yet
-    to some of them are read once from the log."""
+    of one update: the cache is read once for them all, with the game's tail, and
+    the events not told yet to some of them are taken once from the tail, or else
+    read once from the log; what was told further is written back at once."""
     keys = {viewer: _key(game, viewer, names) for viewer in viewers}
-    cached = cache.get_many(list(keys.values()))
+    tail_key = _tail_key(game)
+    cached = cache.get_many([*keys.values(), tail_key])
+    log = _Log(game, cached.pop(tail_key, None), appended)
     usable = [told.version for told in cached.values() if told.version <= game.version]
-    since = min(usable) if len(usable) == len(keys) else 0
-    events = _events(game, since) if since < game.version else []
-    return {viewer: _brought_up(game, viewer, names, key, cached.get(key), events) for viewer, key in keys.items()}
+    log.events(min(usable) if len(usable) == len(keys) else 0)  # one read for them all, when one is needed
+    histories, changed = {}, {}
+    for viewer, key in keys.items():
+        histories[viewer], keep = _brought_up(game, viewer, names, cached.get(key), log)
+        if keep:
+            changed[key] = histories[viewer]
+    if log.extended:
+        changed[tail_key] = log.kept()
+    if changed:
+        cache.set_many(changed, CACHE_SECONDS)
+    return histories
 
 
-def _brought_up(game: Game, viewer: str | None, names: dict, key: str, cached: History | None,
-                events: list | None = None) -> History:
+def _brought_up(game: Game, viewer: str | None, names: dict, cached: History | None, log: "_Log") -> tuple:
     """``viewer``'s history up to ``game``'s version, from the entry ``cached``
-    under ``key`` (None: none yet); the cache keeps what was told further.
-    ``events``: as for ``_continued``."""
+    (None: none yet), and whether the cache is to keep it (it was told further)."""
     if cached is None or cached.version > game.version:
         # Nothing told yet, or told further than this (older) read of the row:
         # tell this version from the start, and keep any newer entry.
-        told = _continued(History(KINDS[game.kind].history_story(viewer, names)), game, events)
-        if cached is None:
-            cache.set(key, told, CACHE_SECONDS)
-        return told
+        told = _continued(History(KINDS[game.kind].history_story(viewer, names)), game, log)
+        return told, cached is None
     if cached.version < game.version:
-        cached = _continued(cached, game, events)
-        cache.set(key, cached, CACHE_SECONDS)
-    return cached
+        return _continued(cached, game, log), True
+    return cached, False
 
 
 def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
@@ -118,19 +134,74 @@ def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
     return KINDS[game.kind].history_lines([{**payload, "seq": seq} for seq, payload in stored], viewer, names)
 
 
-def _continued(told: History, game: Game, events: list | None = None) -> History:
-    """``told`` continued with the stored events after it, up to the game's version:
-    from ``events`` when the caller read them already (``_events`` from ``told``'s
-    version or earlier), else read here. The tellers only read the events, so
-    several viewers' stories may be continued from the same ones."""
-    events = _events(game, told.version) if events is None else [event for event in events if event["seq"] >= told.version]
-    return told.continued(KINDS[game.kind], events, game.version)
+def _continued(told: History, game: Game, log: "_Log") -> History:
+    """``told`` continued with the stored events after it, up to the game's version.
+    The tellers only read the events, so several viewers' stories may be continued
+    from the same ones."""
+    return told.continued(KINDS[game.kind], log.events(told.version), game.version)
+
+
+@dataclass
+class Tail:
+    """Consecutive stored events of a game (each with its ``seq``), the first one's
+    ``seq`` being ``start``."""
+
+    start: int
+    events: list
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.events)
+
+    def between(self, since: int, version: int) -> list | None:
+        """The events from ``since`` up to ``version`` (excluded), or None unless
+        this tail holds them all."""
+        if self.start <= since and version <= self.end:
+            return self.events[since - self.start:version - self.start]
+        return None
+
+
+class _Log:
+    """The stored events one request tells, up to the version of its ``game`` row:
+    from the game's cached ``tail`` and the events the caller just ``appended``
+    when they hold them, read from the log otherwise. ``extended`` once they hold
+    events the cached tail did not, so that the cache keeps them (``kept``)."""
+
+    def __init__(self, game: Game, tail: Tail | None, appended: list):
+        self.game = game
+        self.extended = bool(appended)
+        if appended:
+            before = appended[0]["seq"]
+            joins = tail is not None and tail.start <= before <= tail.end
+            tail = Tail(tail.start, tail.events[:before - tail.start] + list(appended)) if joins else Tail(before, list(appended))
+        self.tail = tail
+
+    def events(self, since: int) -> list:
+        """The events from ``since`` up to the game's version."""
+        if since >= self.game.version:
+            return []
+        held = self.tail.between(since, self.game.version) if self.tail is not None else None
+        if held is None:
+            self.tail = Tail(since, _events(self.game, since))
+            self.extended = True
+            held = self.tail.events
+        return held
+
+    def kept(self) -> Tail:
+        """The tail to keep: its latest ``TAIL_EVENTS`` events."""
+        cut = max(0, len(self.tail.events) - TAIL_EVENTS)
+        return Tail(self.tail.start + cut, self.tail.events[cut:])
 
 
 def _events(game: Game, since: int) -> list:
     """The stored events of ``game`` from ``since`` up to its version, each with its ``seq``."""
     stored = Event.objects.filter(game=game, seq__gte=since, seq__lt=game.version).order_by("seq")
     return [{**payload, "seq": seq} for seq, payload in stored.values_list("seq", "payload")]
+
+
+def _tail_key(game: Game) -> str:
+    """The cache key of a game's tail (its id and join token, as for ``_key``)."""
+    return f"history-tail:{game.pk}:{game.join_token}"
 
 
 def _key(game: Game, viewer: str | None, names: dict) -> str:

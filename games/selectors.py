@@ -72,13 +72,14 @@ def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
     }
 
 
-def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, told=None) -> dict:
+def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, told=None, appended=()) -> dict:
     """Everything ``user`` may see of ``game``: the engine view for their seat (the
     public view when they have none; every hand once the game is finished), their legal answers with the decision
     version, and the history of its latest turns as they may know it (``games.history``).
     ``seats`` (from ``seats_of``), ``state`` (the engine state of the game as it
     is) and ``told`` (the user's ``history.latest``) are read here unless the
-    caller already holds them."""
+    caller already holds them; ``appended``: the events the caller just appended
+    (a move's answer), which the history then needs not read back."""
     seats = seats_of(game) if seats is None else seats
     seat = seat_of(game, user, seats)
     viewer = seat.player if seat else PUBLIC
@@ -92,7 +93,7 @@ def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, 
     if seat is not None and seat.player in versions:
         options = [{**option, "version": versions[seat.player]} for option in engine.options(state, seat.player)]
     if told is None:
-        told = history.latest(game, seat.player if seat else None, table["names"])
+        told = history.latest(game, seat.player if seat else None, table["names"], appended)
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.
     finished = game.status == Game.Status.FINISHED

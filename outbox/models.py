@@ -8,7 +8,10 @@ class Message(models.Model):
 
     A message without a ``key`` is deleted once the broker has taken it; a keyed one
     stays (``published_at`` set) until its task starts and releases the key, so that
-    the same work asked for again meanwhile is not queued twice."""
+    the same work asked for again meanwhile is not queued twice. A message without a
+    key is written with a short lease (``handing_until``): the process that wrote it
+    hands it over right after its commit, and the relay takes it only if that
+    process failed to (refused, or gone)."""
 
     task = models.CharField(max_length=200, help_text="the registered Celery task name")
     args = models.JSONField(default=list, blank=True)
@@ -20,6 +23,10 @@ class Message(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True, help_text="when the broker took it (keyed messages)")
+    handing_until = models.DateTimeField(
+        null=True, blank=True,
+        help_text="until then the process that wrote it hands it over itself, and the relay leaves it alone",
+    )
     attempts = models.PositiveIntegerField(default=0, help_text="hand-overs the broker refused")
     last_error = models.TextField(blank=True)
 

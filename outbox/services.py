@@ -8,11 +8,17 @@ back with the move. Right after the commit one attempt is made to hand it over
 (the usual, prompt path); whatever the broker refused is handed over by ``relay``,
 which beat runs every few seconds (``outbox.tasks.relay``), until it is taken.
 
-Messages are claimed in one short transaction that hands them over: locked
-(``SKIP LOCKED``; on SQLite every transaction takes the write lock as it begins),
-handed to the broker, and those it took deleted or marked, so the attempt after
-the commit and the relay never both publish one; one the broker refuses stays as
-it was, with its error.
+A message without a key is written leased to its writer (``handing_until``, a
+minute ahead): the relay leaves it alone meanwhile, so the writer hands it over
+after the commit without locking it first, and deletes it in one statement once
+the broker took it. A refusal ends the lease at once; a writer that died between
+its commit and the hand-over leaves it to the relay when the lease runs out.
+
+Every other message is claimed in one short transaction that hands it over:
+locked (``SKIP LOCKED``; on SQLite every transaction takes the write lock as it
+begins), handed to the broker, and those it took deleted or marked, so two
+publishers never both publish one; one the broker refuses stays as it was, with
+its error.
 
 A message may carry a ``key``: while a message with that key waits, or its task
 has not started yet, sending another with the same key does nothing. The task
@@ -31,7 +37,7 @@ from datetime import timedelta
 from functools import partial
 
 from celery import current_app
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
@@ -47,6 +53,10 @@ PAUSE_AFTER_REFUSAL = 10.0
 # A keyed message whose task has not released its key this long after the broker took
 # it was lost (e.g. a broker restarted without persistence): it is handed over again.
 KEY_HELD_AT_MOST = timedelta(hours=1)
+# How long the writer of a message without a key has to hand it over after its
+# commit before the relay does: far more than a hand-over takes (one attempt, no
+# retry; a web worker is stopped after 30 s), far less than a player would notice.
+HANDING_LEASE = timedelta(minutes=1)
 
 _paused_until = 0.0
 
@@ -57,6 +67,8 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
     surely. ``eta``: run no earlier than this. ``key``: see the module docstring."""
     message = Message(task=signature.task, args=list(signature.args), kwargs=dict(signature.kwargs), eta=eta, key=key)
     if key is None:
+        if time.monotonic() >= _paused_until and _task_known(message.task):
+            message.handing_until = timezone.now() + HANDING_LEASE
         message.save()
     else:
         try:
@@ -75,8 +87,10 @@ def release(key: str) -> None:
 def relay() -> int:
     """Hand every waiting message to the broker, oldest first, until it refuses one
     (the rest wait for the next run). Returns how many were handed over."""
-    stale = timezone.now() - KEY_HELD_AT_MOST
-    waiting = Message.objects.filter(Q(published_at=None) | Q(key__isnull=False, published_at__lt=stale))
+    now = timezone.now()
+    waiting = Message.objects.filter(
+        Q(published_at=None) | Q(key__isnull=False, published_at__lt=now - KEY_HELD_AT_MOST)
+    ).exclude(handing_until__gt=now)
     handed = 0
     while True:
         done, refused = _publish(waiting)
@@ -87,37 +101,30 @@ def relay() -> int:
 
 def _publish_after_commit(message: Message) -> None:
     """The prompt attempt right after the commit, with the ``message`` as written;
-    never raises for a broker outage."""
-    if time.monotonic() < _paused_until:
-        return
-    if message.key is not None or not _task_known(message.task):
+    never raises for a broker outage. A message without a key and without a lease
+    (written while this process left hand-overs to the relay) is the relay's."""
+    if message.handing_until is not None:
+        _publish_leased(message)
+    elif message.key is not None and time.monotonic() >= _paused_until:
         _publish(Message.objects.filter(pk=message.pk, published_at=None))
-        return
-    _publish_unkeyed(message)
 
 
-class _Refused(Exception):
-    """The broker refused a message: its claim is rolled back."""
-
-
-def _publish_unkeyed(message: Message) -> None:
-    """``_publish`` for one message without a key, known as it was written: its
-    row is deleted first, which locks it (a relay holding it already has it, and
-    the delete then finds nothing), then it is handed over, and the deletion
-    commits only if the broker took it."""
+def _publish_leased(message: Message) -> None:
+    """Hand over a message its writer holds the lease of (see the module
+    docstring): deleted once the broker took it; refused, its lease ends and the
+    relay takes it from there."""
     global _paused_until
     try:
-        with transaction.atomic():
-            if not Message.objects.filter(pk=message.pk, published_at=None).delete()[0]:
-                return  # the relay handed it over first
-            try:
-                _hand_over(message)
-            except OperationalError as error:
-                raise _Refused(str(error)) from error
-    except _Refused as refusal:
+        _hand_over(message)
+    except OperationalError as error:
         _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
-        _record_failure(message, str(refusal))
+        _record_failure(message, str(error), handing_until=None)
         log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
+        return
+    # One statement: QuerySet.delete() wraps even a single row's delete in a
+    # transaction of its own, two more round trips to the database on every move.
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {connection.ops.quote_name(Message._meta.db_table)} WHERE id = %s", [message.pk])
 
 
 def _publish(waiting) -> tuple[int, bool]:
@@ -154,8 +161,8 @@ def _task_known(name: str) -> bool:
     return name in current_app.tasks
 
 
-def _record_failure(message: Message, error: str) -> None:
-    Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500])
+def _record_failure(message: Message, error: str, **changes) -> None:
+    Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500], **changes)
 
 
 def _claim(handed: list[Message]) -> None:

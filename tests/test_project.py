@@ -234,9 +234,30 @@ def test_server_side_cursors_can_be_turned_off_for_a_transaction_pooler():
 def test_redis_url_selects_the_redis_cache():
     config = cache_config(environ={"REDIS_URL": "redis://cache.example:6379/2"})
     assert config == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "coupsite.cache.RedisCache",
         "LOCATION": "redis://cache.example:6379/2",
     }
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis cache is configured by REDIS_URL")
+def test_the_redis_cache_keeps_its_client_and_threads_share_it():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.core.cache import cache
+
+    backend = cache._cache
+    assert backend.get_client(write=True) is backend.get_client(write=True)
+
+    def round_trip(index: int):
+        cache.set(f"kept-client-test:{index}", {"index": index}, 30)
+        return cache.get(f"kept-client-test:{index}")
+
+    with ThreadPoolExecutor(8) as threads:
+        assert list(threads.map(round_trip, range(64))) == [{"index": index} for index in range(64)]
+    assert cache.get_many([f"kept-client-test:{index}" for index in (3, 5)]) == {
+        "kept-client-test:3": {"index": 3}, "kept-client-test:5": {"index": 5}
+    }
+    cache.delete_many([f"kept-client-test:{index}" for index in range(64)])
 
 
 def test_without_redis_url_the_cache_is_local_memory():

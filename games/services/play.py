@@ -12,6 +12,7 @@ deadline's task and a chunk of the minute sweep (``deadlines_sweep``) follow the
 same rules and differ only in how many games they write at once.
 """
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -41,12 +42,14 @@ SWEEP_CHUNK = 200
 
 
 class Played(NamedTuple):
-    """A game as a move left it: the row as updated under the lock, its seats and
-    the engine state after the move, enough to show the table without reading it again."""
+    """A game as a move left it: the row as updated under the lock, its seats, the
+    engine state after the move and the events it appended (each with its ``seq``),
+    enough to show the table without reading any of it again."""
 
     game: Game
     seats: list[Seat]
     state: object
+    appended: list
 
 
 def decision_submit(*, game: Game | int, user, command: dict, version: int) -> Played:
@@ -56,26 +59,27 @@ def decision_submit(*, game: Game | int, user, command: dict, version: int) -> P
     when the user has no seat at it."""
     with busy_database_refused(), transaction.atomic():
         game, seats, seat, state = locked_table(game, user)
-        decision_apply(game, seat, state, command, version, seats=seats)
+        appended = decision_apply(game, seat, state, command, version, seats=seats)
         if seat.stand_in:
             seat_returned(game, seat)
         elif seat.missed_deadlines:
             seat.missed_deadlines = 0
             seat.save(update_fields=["missed_deadlines"])
-    return Played(game, seats, state)
+    return Played(game, seats, state, appended)
 
 
-def decision_apply(game: Game, seat: Seat, state, command: dict, version: int, *, seats: list | None = None) -> None:
+def decision_apply(game: Game, seat: Seat, state, command: dict, version: int, *, seats: list | None = None) -> list:
     """``seat`` answers its awaited decision of ``version`` (``game`` locked): a
     person's click or reply, or a bot's answer, alike. ``seats``: all of the
-    game's seats, when the caller read them under the lock."""
+    game's seats, when the caller read them under the lock. Returns the events
+    appended, as stored (``Advance.appended``)."""
     engine = KINDS[game.kind]
     awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
     if awaited.get(seat.player) != version:
         raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
     command = {key: value for key, value in command.items() if key != "player"}
     events = engine_call(lambda: engine.play(state, seat.player, {**command, "version": version}), game)
-    events_append(game, state, events, seats=seats)
+    return events_append(game, state, events, seats=seats).appended
 
 
 def seat_returned(game: Game, seat: Seat) -> None:
@@ -221,7 +225,7 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     return ChatMessage.objects.create(game=game, user=user, text=text)
 
 
-def events_append(game: Game, state, events, *, changed: tuple = (), seats: list | None = None) -> None:
+def events_append(game: Game, state, events, *, changed: tuple = (), seats: list | None = None) -> "Advance":
     """Append ``events`` (already applied to ``state``) to the locked ``game``,
     restart its clock, and after the commit tell the players. ``changed``: other
     columns of ``game`` the caller set, written with it; ``seats``: all of its
@@ -229,6 +233,7 @@ def events_append(game: Game, state, events, *, changed: tuple = (), seats: list
     advance = events_prepare(game, state, events, seats=seats)
     advance.fields += changed
     advances_write([advance])
+    return advance
 
 
 @dataclass
@@ -242,6 +247,13 @@ class Advance:
     fields: tuple  # the columns of the game the events changed
     awaiting: list  # the decisions awaited after them (none once the game is over)
     seats: list | None  # the game's seats with their users' profiles, when the caller has them
+
+    @property
+    def appended(self) -> list:
+        """The events as the log gives them back once stored, each with its ``seq``
+        (``games.history``): through JSON, as the database keeps them."""
+        stored = json.loads(json.dumps([row.payload for row in self.rows]))
+        return [{**payload, "seq": row.seq} for row, payload in zip(self.rows, stored)]
 
 
 def events_prepare(game: Game, state, events, *, seats: list | None = None) -> Advance:

@@ -167,13 +167,14 @@ def clock_of(game) -> str:
     return str(int(game.deadline_at.timestamp())) if game.deadline_at else "none"
 
 
-def _live(request, game, seats, state=None):
+def _live(request, game, seats, state=None, appended=()):
     """The live part of the game page, from the game's ``seats`` and, when the
-    caller holds it, its engine ``state``; for a game with no table (gathering
-    players, or cancelled), the whole page again, with any message."""
+    caller holds them, its engine ``state`` and the events it just ``appended``;
+    for a game with no table (gathering players, or cancelled), the whole page
+    again, with any message."""
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return _reload_page()
-    table = table_for(game, request.user, seats=seats, state=state)
+    table = table_for(game, request.user, seats=seats, state=state, appended=appended)
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
     return render(request, "games/game.html#live", context)
@@ -194,13 +195,13 @@ def decide(request, pk):
         refusal = _("That answer could not be read; here is the game as it stands now.")
     else:
         try:
-            game, seats, state = play.decision_submit(game=pk, user=request.user, command=command, version=version)
+            played = play.decision_submit(game=pk, user=request.user, command=command, version=version)
         except NotSeated:
             raise Http404 from None
         except ServiceError as error:
             refusal = error.message
         else:
-            return _live(request, game, seats, state) if _is_htmx(request) else _to_game(game)
+            return _live(request, *played) if _is_htmx(request) else _to_game(played.game)
     game, seats, _seat = _seated_table(request, pk)
     messages.error(request, refusal)
     return _live(request, game, seats) if _is_htmx(request) else _to_game(game)

@@ -145,6 +145,37 @@ def test_the_message_commits_and_rolls_back_with_the_move(ana, ben, django_captu
     assert not Message.objects.exists() and Game.objects.get(pk=game.pk).version == game.version
 
 
+def test_the_relay_leaves_a_message_to_its_writer_until_the_lease_runs_out(
+    ana, ben, monkeypatch, django_capture_on_commit_callbacks
+):
+    handed = []
+    monkeypatch.setattr(outbox, "_hand_over", handed.append)
+    # The writer commits and dies before its hand-over (its callbacks never run).
+    with django_capture_on_commit_callbacks(execute=False), transaction.atomic():
+        outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
+    message = Message.objects.get()
+    assert timezone.now() < message.handing_until <= timezone.now() + outbox.HANDING_LEASE
+    assert outbox.relay() == 0 and handed == []  # the writer may still be handing it over
+
+    Message.objects.update(handing_until=timezone.now() - timedelta(seconds=1))
+    assert outbox.relay() == 1  # the lease ran out: the writer is gone
+    assert [(m.task, m.args) for m in handed] == [("games.tasks.games_advanced", [[[1, 0, 1]]])]
+    assert not Message.objects.exists()
+
+
+def test_a_writer_hands_its_message_over_and_deletes_it_in_one_statement(
+    ana, monkeypatch, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    handed = []
+    monkeypatch.setattr(outbox, "_hand_over", handed.append)
+    with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
+        outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
+    with django_assert_num_queries(1):
+        for callback in callbacks:
+            callback()
+    assert len(handed) == 1 and not Message.objects.exists()
+
+
 def test_a_keyed_message_is_queued_once_until_its_task_starts(ana):
     with transaction.atomic():
         for _ in range(3):

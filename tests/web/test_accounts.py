@@ -94,7 +94,7 @@ def test_allauth_settings_prevent_enumeration_and_rate_limit_on_the_shared_cache
     for action in ("login", "login_failed", "signup", "request_login_code", "reset_password"):
         assert limits[action]
     if settings.REDIS_URL:
-        assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+        assert settings.CACHES["default"]["BACKEND"] == "coupsite.cache.RedisCache"
 
 
 def test_repeated_failed_logins_are_rate_limited(client, ana):

@@ -3,7 +3,11 @@
 kept to that viewer whichever viewer warmed the cache, and a cost that does not
 grow with the game."""
 
+import json
+import random
+
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -13,7 +17,7 @@ from games import history
 from games.history import LATEST_TURNS
 from games.mail import emails
 from games.models import Game
-from games.selectors import table_for
+from games.selectors import player_names, table_for
 from games.services import play
 from tests.players import awaited, blocked_foreign_aid, make_player, started_game
 
@@ -155,3 +159,123 @@ def test_an_older_read_of_a_game_gets_its_own_story_and_keeps_the_newer_one_cach
     assert "Ana took Income." not in [line.text for line in older.lines]
     again = table_for(game, ana)["history"]
     assert (again.version, again.lines) == (newer.version, newer.lines)
+
+
+def htmx_answer(game, user, player, command) -> tuple[str, list[str]]:
+    """``user``'s click answering ``command`` as the page's htmx form sends it: the
+    live part it answers with, and the SQL of the request."""
+    client = client_of(user)
+    data = {"version": awaited(game)[player][1], "command": json.dumps(command)}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("game_decide", args=[game.pk]), data, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    game.refresh_from_db()
+    return response.content.decode(), [query["sql"] for query in queries.captured_queries]
+
+
+def history_shown(html: str) -> str:
+    return html[html.index('<section class="history panel"'):]
+
+
+def test_a_clicks_answer_tells_the_moves_own_events_without_reading_the_log_and_keeps_secrets(ana, ben, cai):
+    game = started_game(ana, ben, cai)
+    for user in (ana, ben, cai):
+        page_of(user, game)  # every story, and the game's tail, cached
+    steps = [(ana, "p1", {"act": "exchange", "draws": 2}), (ben, "p2", {"act": "allow"}), (cai, "p3", {"act": "allow"})]
+    answers = {}
+    for user, player, command in steps:
+        answers[player], sql = htmx_answer(game, user, player, command)
+        assert not [query for query in sql if "games_event" in query and query.startswith("SELECT")], sql
+    keep = table_for(game, ana)["options"][0]
+    answers["p1"], sql = htmx_answer(game, ana, "p1", keep)
+    assert not [query for query in sql if "games_event" in query and query.startswith("SELECT")], sql
+    secrets = [line.text for line in table_for(game, ana)["history"].lines if line.kind in ("coup.exchange.drew", "coup.exchange.kept")]
+    assert len(secrets) == 2 and all(secret in answers["p1"] for secret in secrets)
+    for secret in secrets:
+        assert secret not in answers["p2"] and secret not in answers["p3"]
+        assert secret not in page_of(ben, game) and secret not in page_of(cai, game)
+    # Told from the cached story and tail, the answer is what a retelling of the whole log says.
+    told = history_shown(answers["p1"])
+    cache.clear()
+    assert history_shown(client_of(ana).post(
+        reverse("game_decide", args=[game.pk]), {"version": "0", "command": '{"act":"income"}'}, headers={"HX-Request": "true"}
+    ).content.decode()) == told  # a refused click answers with the game as it stands, told afresh
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_any_cached_tail_and_story_continue_to_a_full_retellings_lines(ana, ben, cai, seed):
+    """Whatever the cache holds (no entry, a story or tail behind, ahead of this read
+    of the row, short, or not joining the events a move appended), the latest turns
+    are those of a retelling of the whole log."""
+    rng = random.Random(seed)
+    game = blocked_foreign_aid(started_game(ana, ben, cai), 120)
+    names = player_names(game)
+    log = history._events(Game.objects.get(pk=game.pk), 0)
+    for _round in range(12):
+        version = rng.randrange(1, game.version + 1)
+        row = Game.objects.get(pk=game.pk)
+        row.version = version  # a read of the row as it was then
+        viewer = rng.choice(["p1", "p2", "p3", None])
+        cache.clear()
+        expected = history.latest(row, viewer, names)
+        cache.clear()
+        if rng.random() < 0.7:  # a story told up to some version, maybe ahead of this row
+            told_to = rng.randrange(0, game.version + 1)
+            other = Game.objects.get(pk=game.pk)
+            other.version = told_to
+            history.latest(other, viewer, names)
+        if rng.random() < 0.7:  # a tail of any run of the log
+            start = rng.randrange(0, game.version)
+            end = rng.randrange(start, game.version + 1)
+            cache.set(history._tail_key(game), history.Tail(start, log[start:end]), 60)
+        appended = log[rng.randrange(0, version):version] if rng.random() < 0.5 else []
+        told = history.latest(row, viewer, names, appended)
+        assert (told.version, told.start, told.lines) == (expected.version, expected.start, expected.lines)
+        again = history.latest(row, viewer, names)  # and from what that left in the cache
+        assert (again.version, again.start, again.lines) == (expected.version, expected.start, expected.lines)
+
+
+def event_reads(call) -> tuple:
+    """``call()``'s result and how many times it read the event log."""
+    with CaptureQueriesContext(connection) as queries:
+        result = call()
+    return result, sum(1 for query in queries.captured_queries if 'FROM "games_event"' in query["sql"])
+
+
+# (tail start, tail end, appended from) relative to a story told up to S and a row at V.
+TAIL_EDGES = [
+    ("S", "V", None, 0),  # exactly the events the story lacks
+    ("S", "V+5", None, 0),  # and some a newer read of the row appended
+    ("S", "V-1", None, 1),  # one short
+    ("S+1", "V", None, 1),  # begins one too late
+    ("S", "V-2", "V-2", 0),  # the move's own events continue it
+    ("S", "V-3", "V-2", 1),  # they do not join it
+    ("V-2", "V", "V-2", 1),  # the move's events alone, the story further behind
+]
+
+
+@pytest.mark.parametrize("start,end,appended_from,reads", TAIL_EDGES)
+def test_a_tail_at_the_edges_is_used_only_when_it_holds_every_event_needed(ana, ben, start, end, appended_from, reads):
+    game = blocked_foreign_aid(started_game(ana, ben), 60)
+    names = player_names(game)
+    log = history._events(game, 0)
+    row = Game.objects.get(pk=game.pk)
+    row.version -= 5  # a read of the row five events ago: the log holds events after it
+    at = {"S": row.version - 10, "V": row.version}
+
+    def position(text: str) -> int:
+        base, _, offset = text.replace("-", "+-").partition("+")
+        return at[base] + int(offset or 0)
+
+    cache.clear()
+    expected = history.latest(row, "p1", names)
+    cache.clear()
+    story = Game.objects.get(pk=game.pk)
+    story.version = at["S"]
+    history.latest(story, "p1", names)
+    tail_start, tail_end = position(start), position(end)
+    cache.set(history._tail_key(game), history.Tail(tail_start, log[tail_start:tail_end]), 60)
+    appended = log[position(appended_from):row.version] if appended_from else []
+    told, read = event_reads(lambda: history.latest(row, "p1", names, appended))
+    assert (told.version, told.start, told.lines) == (expected.version, expected.start, expected.lines)
+    assert read == reads

@@ -52,14 +52,15 @@ def request_costs(client, size: int) -> dict[str, list[str]]:
 
 
 # The most each request may make. The page: the session, the user, their profile,
-# the game, its seats (with their players' accounts and profiles), the event log,
-# the seat changes, the chat; the live part the same but the chat. A decision: the
-# page's first five, then under the lock the game and its seats, the events
-# appended, the game saved, the notification queued (a savepoint and its release),
-# the bots called, then the event log and seat changes of the answer. A test runs
-# inside a transaction: the decision's own is a savepoint (two more statements),
-# and what follows a commit (handing the queued tasks to the broker) is not counted.
-LIMITS = {"page": 8, "live": 7, "decide": 17}
+# the game, its seats (with their players' accounts and profiles), the chat; the
+# live part the same but the chat. The history reads no event: the cache holds the
+# viewer's story and the game's latest events (games.history), and no seat changed
+# hands. A decision: the page's first three, then under the lock the game and its
+# seats, the events appended, the game saved, the notification queued; its answer
+# continues the story from the events it appended. A test runs inside a
+# transaction: the decision's own is a savepoint (two more statements), and what
+# follows a commit (handing the queued tasks to the broker) is not counted.
+LIMITS = {"page": 6, "live": 5, "decide": 10}
 
 
 @pytest.mark.parametrize("request_name", ["page", "live", "decide"])

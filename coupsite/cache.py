@@ -1,0 +1,30 @@
+"""The Redis cache: Django's own, keeping its client objects.
+
+Django's Redis client builds a new ``redis.Redis`` for every operation, and
+building one costs more than a GET of a small value from a local server (each
+fills its table of some 170 response callbacks): a page's history entry was read
+and written through two of them. Here each process keeps one per connection
+pool; a ``redis.Redis`` is safe to share between threads, each command taking a
+connection of the pool (which starts afresh in a forked process).
+"""
+
+from django.core.cache.backends import redis
+
+
+class KeptClients(redis.RedisCacheClient):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients = {}
+
+    def get_client(self, key=None, *, write=False):
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+        return client
+
+
+class RedisCache(redis.RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = KeptClients
