@@ -178,8 +178,7 @@ def test_the_decision_email_lists_the_reply_words_in_the_readers_language(game, 
     profile = profile_of(ben)
     profile.language = language
     profile.save()
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        play(game, ana, "steal ben")
+    play(game, ana, "steal ben")  # its emails leave as its change commits (``receive``)
     [decision] = [mail for mail in smtp.to("ben@example.com") if words in mail.text]
     assert words in decision.html
 
