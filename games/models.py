@@ -32,7 +32,7 @@ class Game(models.Model):
     kind = models.CharField(max_length=20, default=DEFAULT_KIND)
     options = models.JSONField(default=dict, help_text="variants, first, first_faction")
     seat_count = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.GATHERING, db_index=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.GATHERING)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games")
     turn_seconds = models.PositiveIntegerField()
     response_seconds = models.PositiveIntegerField()
@@ -44,7 +44,7 @@ class Game(models.Model):
     reminded_version = models.IntegerField(default=-1, help_text="the last version a reminder went out for")
     # The engine state at ``version``: a cache of the log, always equal to a replay.
     snapshot = models.JSONField(null=True, blank=True, editable=False)
-    join_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    join_token = models.CharField(max_length=32, default=new_token, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -60,6 +60,12 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Every move changes the indexed deadline, so PostgreSQL writes a new entry
+        # in each of the row's indexes: declared here rather than with db_index or
+        # unique, these are not doubled by the pattern-matching copies Django adds
+        # for a text column (status and join token are only ever compared whole).
+        indexes = [models.Index(fields=["status"], name="game_status")]
+        constraints = [models.UniqueConstraint(fields=["join_token"], name="game_join_token_unique")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -132,7 +138,9 @@ class Event(models.Model):
     triggers reject all three (migrations 0002 and 0006), and in production the
     site's database role may only insert and read them (``grant_site_role``)."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # Found by its game through the (game, seq) constraint's index: one index fewer
+    # to write on every event.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)
     payload = models.JSONField()
