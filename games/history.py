@@ -43,9 +43,11 @@ LATEST_TURNS = 10
 # finished or abandoned game's entries leave the cache, a live game's stay warm.
 CACHE_SECONDS = 7 * 86400
 
-# The events a game's tail keeps: a few rounds at a table of six, so that a story
-# left behind since its viewer's last move is continued from it.
-TAIL_EVENTS = 50
+# The events a game's tail keeps: a round at a table of six (a turn and its answers
+# are about four events), so that a story left behind since its viewer's last move
+# is continued from it. Each request that reads a story reads the tail too: a
+# longer one would cost every page more than the rare read of the log it spares.
+TAIL_EVENTS = 24
 
 
 @dataclass
