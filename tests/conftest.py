@@ -44,6 +44,16 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _cache_emptied_first():
+    """Each test process starts from an empty cache and broker (its own Redis
+    database): what an earlier run left there, such as a player marked present on
+    a seat whose id this run gives again, would change what this run's emails do."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _mailbox_folder_of_the_test_process(tmp_path_factory):
     """Email from tests that do not collect it (no ``smtp``) goes to a Maildir of this
     test process rather than var/mailbox/, which `make run` and every other test

@@ -72,6 +72,14 @@ def private_broker(celery_workers, monkeypatch):
         server.stop()
 
 
+@pytest.fixture
+def handed(monkeypatch) -> list:
+    """The messages handed to a broker that takes them all and runs none."""
+    taken = []
+    monkeypatch.setattr(outbox, "_hand_over", taken.append)
+    return taken
+
+
 def game_number(mail) -> int:
     return int(re.search(r"#(\d+)", mail.subject).group(1))
 
@@ -146,10 +154,8 @@ def test_the_message_commits_and_rolls_back_with_the_move(ana, ben, django_captu
 
 
 def test_the_relay_leaves_a_message_to_its_writer_until_the_lease_runs_out(
-    ana, ben, monkeypatch, django_capture_on_commit_callbacks
+    ana, handed, django_capture_on_commit_callbacks
 ):
-    handed = []
-    monkeypatch.setattr(outbox, "_hand_over", handed.append)
     # The writer commits and dies before its hand-over (its callbacks never run).
     with django_capture_on_commit_callbacks(execute=False), transaction.atomic():
         outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
@@ -164,10 +170,8 @@ def test_the_relay_leaves_a_message_to_its_writer_until_the_lease_runs_out(
 
 
 def test_a_writer_hands_its_message_over_and_deletes_it_in_one_statement(
-    ana, monkeypatch, django_capture_on_commit_callbacks, django_assert_num_queries
+    ana, handed, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    handed = []
-    monkeypatch.setattr(outbox, "_hand_over", handed.append)
     with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
         outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
     with django_assert_num_queries(1):
@@ -189,10 +193,8 @@ def test_a_keyed_message_is_queued_once_until_its_task_starts(ana):
 
 
 def test_a_keyed_message_whose_task_never_started_is_handed_over_again(
-    ana, monkeypatch, django_capture_on_commit_callbacks
+    ana, handed, django_capture_on_commit_callbacks
 ):
-    handed = []
-    monkeypatch.setattr(outbox, "_hand_over", handed.append)  # a broker that takes it and never runs it
     with django_capture_on_commit_callbacks(execute=True):
         notifications.preferences_changed(user=ana)
     assert len(handed) == 1 and Message.objects.get().published_at is not None
@@ -204,10 +206,8 @@ def test_a_keyed_message_whose_task_never_started_is_handed_over_again(
 
 
 def test_the_messages_a_transaction_keeps_are_handed_over_after_its_commit(
-    ana, ben, monkeypatch, django_capture_on_commit_callbacks
+    ana, ben, handed, django_capture_on_commit_callbacks
 ):
-    handed = []
-    monkeypatch.setattr(outbox, "_hand_over", handed.append)
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
         with pytest.raises(RuntimeError), transaction.atomic():
@@ -236,9 +236,7 @@ def test_one_message_can_carry_a_chunk_of_games(ana, ben, cai, smtp, django_capt
     )
 
 
-def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, monkeypatch):
-    handed = []
-    monkeypatch.setattr(outbox, "_hand_over", handed.append)
+def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, handed):
     Message.objects.create(task="games.tasks.renamed_since", args=[1])
     with transaction.atomic():
         notifications.preferences_changed(user=ana)  # written after it
