@@ -174,8 +174,10 @@ class _Log:
         self.extended = bool(appended)
         if appended:
             before = appended[0]["seq"]
-            joins = tail is not None and tail.start <= before <= tail.end
-            tail = Tail(tail.start, tail.events[:before - tail.start] + list(appended)) if joins else Tail(before, list(appended))
+            if tail is not None and tail.start <= before <= tail.end:
+                tail = Tail(tail.start, tail.events[:before - tail.start] + list(appended))
+            else:
+                tail = Tail(before, list(appended))
         self.tail = tail
 
     def events(self, since: int) -> list:

@@ -201,7 +201,9 @@ def decide(request, pk):
         except ServiceError as error:
             refusal = error.message
         else:
-            return _live(request, *played) if _is_htmx(request) else _to_game(played.game)
+            if not _is_htmx(request):
+                return _to_game(played.game)
+            return _live(request, played.game, played.seats, played.state, played.appended)
     game, seats, _seat = _seated_table(request, pk)
     messages.error(request, refusal)
     return _live(request, game, seats) if _is_htmx(request) else _to_game(game)
