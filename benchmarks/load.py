@@ -427,9 +427,13 @@ def load(players: list, action: str, seconds: float, pace: float = 0) -> dict:
     errors = [error for result in results for error in result[2]]
     made = len(latencies) - failed
     return {
-        **summed([{"made": made, "refused": failed, "errors": len(errors), "first_error": errors[0] if errors else "",
-                   "seconds": elapsed}], latencies),
         "rps": made / elapsed,
+        "made": made,
+        "refused": failed,
+        "errors": len(errors),
+        "first_error": errors[0] if errors else "",
+        "seconds": elapsed,
+        **latency_figures(latencies),
     }
 
 
@@ -445,28 +449,24 @@ def rates(players: list, names: tuple, seconds: float, slices: int) -> dict:
     results = {}
     for name, measured in turns.items():
         median = statistics.median(result["rps"] for result in measured)
-        latencies = sorted(x for result in measured for x in result["latencies"])
+        errors = [result["first_error"] for result in measured if result["first_error"]]
         results[name] = {
-            **summed(measured, latencies),
             "rps": median,
             "slice_rps": [round(result["rps"], 1) for result in measured],
+            **{count: sum(result[count] for result in measured) for count in ("made", "refused", "errors", "seconds")},
+            "first_error": errors[0] if errors else "",
+            **latency_figures(sorted(x for result in measured for x in result["latencies"])),
         }
         report_load(name, results[name])
         print(f"        rates of its {slices} turns: {results[name]['slice_rps']} (median {median:.1f})", flush=True)
     return results
 
 
-def summed(measured: list, latencies: list) -> dict:
-    """The counts of several measures of one request, with their latencies."""
-    errors = [result["first_error"] for result in measured if result["first_error"]]
+def latency_figures(latencies: list) -> dict:
+    """The median and 99th percentile of ``latencies`` (seconds, sorted), in ms."""
     return {
         "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else None,
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else None,
-        "made": sum(result["made"] for result in measured),
-        "refused": sum(result["refused"] for result in measured),
-        "errors": sum(result["errors"] for result in measured),
-        "first_error": errors[0] if errors else "",
-        "seconds": sum(result["seconds"] for result in measured),
         "latencies": latencies,
     }
 

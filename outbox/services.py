@@ -113,13 +113,10 @@ def _publish_leased(message: Message) -> None:
     """Hand over a message its writer holds the lease of (see the module
     docstring): deleted once the broker took it; refused, its lease ends and the
     relay takes it from there."""
-    global _paused_until
     try:
         _hand_over(message)
     except OperationalError as error:
-        _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
-        _record_failure(message, str(error), handing_until=None)
-        log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
+        _refused(message, error, handing_until=None)
         return
     # One statement: QuerySet.delete() wraps even a single row's delete in a
     # transaction of its own, two more round trips to the database on every move.
@@ -131,7 +128,6 @@ def _publish(waiting) -> tuple[int, bool]:
     """Hand over up to ``CHUNK`` of the ``waiting`` messages that no other
     publisher holds, oldest first, until the broker refuses one. Returns (handed
     over, whether the broker refused one)."""
-    global _paused_until
     handed, refused = [], False
     with transaction.atomic():
         for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
@@ -142,9 +138,7 @@ def _publish(waiting) -> tuple[int, bool]:
             try:
                 _hand_over(message)
             except OperationalError as error:
-                _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
-                _record_failure(message, str(error))
-                log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
+                _refused(message, error)
                 refused = True
                 break
             handed.append(message)
@@ -159,6 +153,15 @@ def _task_known(name: str) -> bool:
     if name not in current_app.tasks:
         current_app.loader.import_default_modules()
     return name in current_app.tasks
+
+
+def _refused(message: Message, error: Exception, **changes) -> None:
+    """The broker refused ``message``: its error is recorded (with ``changes`` to its
+    row), and this process leaves hand-overs to the relay for a while."""
+    global _paused_until
+    _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
+    _record_failure(message, str(error), **changes)
+    log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
 
 
 def _record_failure(message: Message, error: str, **changes) -> None:
