@@ -136,6 +136,9 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_out": str(CELERY_BROKER_FOLDER),
         "control_folder": str(CELERY_BROKER_FOLDER / "control"),
     }
+# Set where the outbox relay runs as a process of its own (`manage.py outbox_relay`,
+# as docker compose runs it): the site then leaves every hand-over to it.
+OUTBOX_RELAY_PROCESS = env_bool("OUTBOX_RELAY_PROCESS", False)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True  # every task is idempotent, so a redelivery is harmless
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

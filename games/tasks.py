@@ -112,11 +112,12 @@ def send_reminder(seat_id: int, version: int) -> None:
     emails.send_reminder(seat_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, merges_calls=True)
 def games_advanced(updates: list) -> None:
     """Each ``(game_id, before, after)``: events ``before``..``after`` of that game
     were appended; queue the emails they call for. One message may carry a whole
-    chunk of games (see ``outbox/services.py``)."""
+    chunk of games, and the outbox relay may join the waiting messages' updates
+    into one call (``merges_calls``; see ``outbox/services.py``)."""
     for game_id, before, after in updates:
         game = Game.objects.filter(pk=game_id).first()
         if game is not None:

@@ -29,6 +29,17 @@ player's standing answers become one task).
 One message can carry work for many objects: ``games.tasks.games_advanced`` takes
 a list of ``(game, before, after)`` updates, so a change that advances a chunk of
 games in one transaction (a bulk deadline sweep) writes one message for all of them.
+A task that says so (``merges_calls``: its one argument a list, its calls joined
+into one list) gets the waiting messages of a relay run as one call.
+
+A deployment may run the relay as a process of its own (``relay_forever``,
+``manage.py outbox_relay``) and set ``OUTBOX_RELAY_PROCESS``: the writers then
+hand over nothing, and each commit that writes a message wakes the relay
+(PostgreSQL's NOTIFY, from a trigger on the table), which hands over what a burst
+of commits wrote in one run, the calls of a merging task as one. A move then
+spends neither a broker round trip nor a delete, and the players' emails of many
+moves leave in one task. Without the process, beat's runs are the relay, every
+few seconds.
 """
 
 import logging
@@ -37,10 +48,11 @@ from datetime import timedelta
 from functools import partial
 
 from celery import current_app
-from django.db import IntegrityError, connection, transaction
+from django.conf import settings
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from kombu.exceptions import OperationalError
+from kombu.exceptions import OperationalError as BrokerError
 
 from outbox.models import Message
 
@@ -57,6 +69,16 @@ KEY_HELD_AT_MOST = timedelta(hours=1)
 # commit before the relay does: far more than a hand-over takes (one attempt, no
 # retry; a web worker is stopped after 30 s), far less than a player would notice.
 HANDING_LEASE = timedelta(minutes=1)
+# The relay process: the PostgreSQL channel a commit that writes a message notifies
+# (outbox/migrations/0003_relay_notified.py); how long it waits after a wake so
+# that the commits of a burst are handed over together (nobody notices a fifth of a
+# second on an email, and under load a run then carries some thirty moves: at a
+# twentieth, each move's share of the relay's run cost three times as much); and
+# how long it waits without one before it looks anyway (a wake missed while it was
+# busy, or SQLite, which has no NOTIFY).
+RELAY_CHANNEL = "outbox_message"
+RELAY_GATHERS = 0.2
+RELAY_LOOKS_EVERY = 2.0
 
 _paused_until = 0.0
 
@@ -66,17 +88,25 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
     transaction: it reaches the broker only if the transaction commits, and then
     surely. ``eta``: run no earlier than this. ``key``: see the module docstring."""
     message = Message(task=signature.task, args=list(signature.args), kwargs=dict(signature.kwargs), eta=eta, key=key)
-    if key is None:
-        if time.monotonic() >= _paused_until and _task_known(message.task):
-            message.handing_until = timezone.now() + HANDING_LEASE
+    # With a relay process, the commit wakes it (see the module docstring).
+    prompt = not settings.OUTBOX_RELAY_PROCESS
+    if key is None and prompt and time.monotonic() >= _paused_until and _task_known(message.task):
+        message.handing_until = timezone.now() + HANDING_LEASE
+    if _written(message) and prompt:
+        transaction.on_commit(partial(_publish_after_commit, message))
+
+
+def _written(message: Message) -> bool:
+    """Save ``message``; False, saving nothing, when a message with its key waits."""
+    if message.key is None:
         message.save()
-    else:
-        try:
-            with transaction.atomic():  # a duplicate key undoes only this insert
-                message.save()
-        except IntegrityError:
-            return  # the same work is already queued and has not started
-    transaction.on_commit(partial(_publish_after_commit, message))
+        return True
+    try:
+        with transaction.atomic():  # a duplicate key undoes only this insert
+            message.save()
+    except IntegrityError:
+        return False  # the same work is already queued and has not started
+    return True
 
 
 def release(key: str) -> None:
@@ -99,6 +129,43 @@ def relay() -> int:
             return handed
 
 
+def relay_forever(*, looks_every: float = RELAY_LOOKS_EVERY) -> None:
+    """The relay as a process of its own (``manage.py outbox_relay``; see the module
+    docstring): listens, hands over what waits, waits for a commit that writes a
+    message (or ``looks_every`` seconds), gathers the burst, and again. A lost
+    database connection is opened again, and listened on."""
+    listening_on = None
+    while True:
+        try:
+            if connection.vendor == "postgresql":
+                connection.ensure_connection()
+                if listening_on is not connection.connection:
+                    # Before the first run: a commit made after it wakes the next.
+                    connection.connection.execute(f"LISTEN {RELAY_CHANNEL}")
+                    listening_on = connection.connection
+                    log.info("The outbox relay listens for commits (PostgreSQL channel %s).", RELAY_CHANNEL)
+            relay()
+            _wait_for_messages(listening_on, looks_every)
+        except (OperationalError, InterfaceError):
+            log.exception("The outbox relay lost the database; it connects again.")
+            connection.close()
+            time.sleep(looks_every)
+
+
+def _wait_for_messages(listening_on, looks_every: float) -> None:
+    """Until a commit wrote a message (or ``looks_every`` passed), and then
+    ``RELAY_GATHERS`` more, so that the commits of a burst are handed over in one
+    run; their wakes are spent with it. Without NOTIFY (SQLite), only the wait."""
+    if listening_on is None:
+        time.sleep(looks_every)
+        return
+    for _wake in listening_on.notifies(timeout=looks_every, stop_after=1):
+        pass
+    time.sleep(RELAY_GATHERS)
+    for _wake in listening_on.notifies(timeout=0):
+        pass
+
+
 def _publish_after_commit(message: Message) -> None:
     """The prompt attempt right after the commit, with the ``message`` as written;
     never raises for a broker outage. A message without a key and without a lease
@@ -115,7 +182,7 @@ def _publish_leased(message: Message) -> None:
     relay takes it from there."""
     try:
         _hand_over(message)
-    except OperationalError as error:
+    except BrokerError as error:
         _refused(message, error, handing_until=None)
         return
     # One statement: QuerySet.delete() wraps even a single row's delete in a
@@ -130,20 +197,51 @@ def _publish(waiting) -> tuple[int, bool]:
     over, whether the broker refused one)."""
     handed, refused = [], False
     with transaction.atomic():
-        for message in waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]:
-            if not _task_known(message.task):  # renamed or removed since it was written
-                _record_failure(message, "no such task")
-                log.error("Outbox message %s names no known task (%s); it waits.", message.pk, message.task)
+        for call in _calls(waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]):
+            if not _task_known(call[0].task):  # renamed or removed since it was written
+                _record_failure(call[0], "no such task")
+                log.error("Outbox message %s names no known task (%s); it waits.", call[0].pk, call[0].task)
                 continue
             try:
-                _hand_over(message)
-            except OperationalError as error:
-                _refused(message, error)
+                _hand_over(_joined(call))
+            except BrokerError as error:
+                for message in call:
+                    _refused(message, error)
                 refused = True
                 break
-            handed.append(message)
+            handed += call
         _claim(handed)
     return len(handed), refused
+
+
+def _calls(messages) -> list[list[Message]]:
+    """The ``messages`` as the calls they make, in order: each its own, but those
+    of a task that merges its calls (see the module docstring) one call, made
+    where the first of them was."""
+    calls, merged = [], {}
+    for message in messages:
+        if not _merges(message):
+            calls.append([message])
+        elif message.task in merged:
+            merged[message.task].append(message)
+        else:
+            merged[message.task] = [message]
+            calls.append(merged[message.task])
+    return calls
+
+
+def _merges(message: Message) -> bool:
+    return (
+        message.key is None and message.eta is None and not message.kwargs and len(message.args) == 1
+        and _task_known(message.task) and getattr(current_app.tasks[message.task], "merges_calls", False)
+    )
+
+
+def _joined(call: list[Message]) -> Message:
+    """The one message a ``call`` of merged messages is handed over as (not saved)."""
+    if len(call) == 1:
+        return call[0]
+    return Message(task=call[0].task, args=[[item for message in call for item in message.args[0]]])
 
 
 def _task_known(name: str) -> bool:

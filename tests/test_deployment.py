@@ -1,7 +1,8 @@
 """What production must run, as the repository ships it: a worker for the deadline
 queue alone beside the one for everything else (docker compose and ``make run``),
-beat driving the outbox relay and the daily check of the logs, and migrations run
-as the owner while the site connects as the role that may only append events."""
+beat driving the outbox relay and the daily check of the logs, the relay process the
+site leaves its hand-overs to, and migrations run as the owner while the site
+connects as the role that may only append events."""
 
 import subprocess
 from urllib.parse import urlparse
@@ -10,7 +11,7 @@ from django.conf import settings
 
 from tests.test_project import ROOT, command_of, compose  # noqa: F401 (compose is a fixture)
 
-SITE_SERVICES = ("web", "worker", "deadlines", "beat")
+SITE_SERVICES = ("web", "worker", "deadlines", "beat", "relay")
 
 
 def queues_of(command: str) -> set[str]:
@@ -26,6 +27,12 @@ def test_compose_runs_a_worker_for_the_deadline_queue_alone_and_one_for_the_rest
         "worker": {settings.CELERY_TASK_DEFAULT_QUEUE},
     }
     assert "celery -A coupsite beat" in command_of(compose["services"]["beat"])
+
+
+def test_compose_runs_the_outbox_relay_process_and_the_site_leaves_it_every_hand_over(compose):
+    assert command_of(compose["services"]["relay"]) == "python manage.py outbox_relay"
+    for name in SITE_SERVICES:
+        assert compose["services"][name]["environment"]["OUTBOX_RELAY_PROCESS"] == "1"
 
 
 def test_make_run_starts_a_worker_for_each_queue_and_beat_once():

@@ -43,7 +43,7 @@ def command_of(service: dict) -> str:
 
 def test_compose_defines_its_services(compose):
     assert set(compose["services"]) == {
-        "migrate", "web", "worker", "deadlines", "beat", "postgres", "redis", "mailpit"
+        "migrate", "web", "worker", "deadlines", "beat", "relay", "postgres", "redis", "mailpit"
     }
 
 

@@ -24,7 +24,7 @@ from coupsite.celery import app
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _database_url() -> str:
+def database_url() -> str:
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
@@ -38,7 +38,7 @@ class Workers:
         self.broker_url = broker_url
         self.env = {
             **os.environ,
-            "DATABASE_URL": _database_url(),
+            "DATABASE_URL": database_url(),
             "CELERY_BROKER_URL": broker_url,
             "EMAIL_HOST": smtp_server.mailbox.host,
             "EMAIL_PORT": str(smtp_server.mailbox.port),
@@ -48,6 +48,7 @@ class Workers:
             "BOT_BUDGET_SECONDS": "0.02",
         }
         self.running: dict[str, subprocess.Popen] = {}
+        self.relay: subprocess.Popen | None = None
 
     def start(self, **queues_by_label: list[str]) -> None:
         """Start a solo worker per label, consuming its queues, and wait until all are ready."""
@@ -63,6 +64,17 @@ class Workers:
         for label, log in logs.items():
             _wait_until_ready(self.running[label], log)
 
+    def start_relay(self, *options: str) -> None:
+        """The outbox relay process (``manage.py outbox_relay`` with ``options``), as a
+        deployment with ``OUTBOX_RELAY_PROCESS`` runs it, once it listens; stopped
+        with the workers."""
+        log = self.folder / "relay.log"
+        self.relay = subprocess.Popen(
+            [sys.executable, "manage.py", "outbox_relay", *options],
+            cwd=ROOT, env={**self.env, "OUTBOX_RELAY_PROCESS": "1"}, stdout=log.open("w"), stderr=subprocess.STDOUT,
+        )
+        _wait_until_ready(self.relay, log, says="The outbox relay listens")
+
     def name(self, label: str) -> str:
         return f"{label}-{os.getpid()}@tests"
 
@@ -76,6 +88,9 @@ class Workers:
 
     def stop_all(self) -> None:
         self.stop(*self.running)
+        if self.relay is not None:
+            self.relay.terminate()
+            self.relay.wait(timeout=20)
 
     def drain(self, timeout: float = 60.0) -> None:
         """Wait until every task queued so far, and every task those queued, has
@@ -133,15 +148,17 @@ def celery_worker(celery_workers):
     return celery_workers
 
 
-def _wait_until_ready(worker, log: Path, timeout: float = 60.0):
+def _wait_until_ready(process, log: Path, timeout: float = 60.0, says: str = " ready."):
+    """Until the ``process`` (a Celery worker, or the relay: what ``says`` it is
+    ready) logged that it is ready."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if worker.poll() is not None:
-            pytest.fail(f"the Celery worker exited:\n{log.read_text()}")
-        if " ready." in log.read_text():
+        if process.poll() is not None:
+            pytest.fail(f"{process.args} exited:\n{log.read_text()}")
+        if says in log.read_text():
             return
         time.sleep(0.2)
-    pytest.fail(f"the Celery worker did not start in {timeout} s:\n{log.read_text()}")
+    pytest.fail(f"{process.args} was not ready in {timeout} s:\n{log.read_text()}")
 
 
 def wait_for(condition, timeout: float = 30.0, interval: float = 0.2):

@@ -1,6 +1,7 @@
 """The transactional outbox (outbox/services.py): what a move calls for is stored
 with the move and reaches Celery even when the broker was down when it was made."""
 
+import base64
 import json
 import re
 import socket
@@ -8,6 +9,7 @@ import subprocess
 import time
 from datetime import timedelta
 
+import psycopg
 import pytest
 import redis
 from django.db import transaction
@@ -22,6 +24,7 @@ from outbox import services as outbox
 from outbox import tasks as outbox_tasks
 from outbox.models import Message
 from tests.players import awaited, make_player, started_game
+from tests.worker import database_url
 
 
 class PrivateRedis:
@@ -244,3 +247,76 @@ def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, handed):
     assert [message.task for message in handed] == ["games.tasks.give_standing_answers"]
     stuck = Message.objects.get(task="games.tasks.renamed_since")
     assert (stuck.attempts, stuck.last_error) == (1, "no such task")
+
+
+# --- the relay as a process of its own (OUTBOX_RELAY_PROCESS) -------------------------
+
+
+def test_with_a_relay_process_writers_hand_over_nothing_and_one_run_joins_the_waiting_moves(
+    ana, handed, settings, django_capture_on_commit_callbacks
+):
+    settings.OUTBOX_RELAY_PROCESS = True
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        for update in ([1, 0, 2], [2, 5, 6], [1, 2, 3]):
+            with transaction.atomic():  # three moves, each committed alone
+                outbox.send(tasks.games_advanced.s([update]))
+        outbox.send(tasks.send_started.s(7))
+        outbox.send(tasks.games_advanced.s([[3, 0, 1]]), eta=timezone.now())
+        notifications.preferences_changed(user=ana)
+    assert callbacks == [] and handed == [] and Message.objects.count() == 6
+
+    assert outbox.relay() == 6
+    # The moves' updates in one call, where the first was; a timed call, a keyed one
+    # and another task's each stay their own.
+    assert [(message.task, message.args) for message in handed] == [
+        ("games.tasks.games_advanced", [[[1, 0, 2], [2, 5, 6], [1, 2, 3]]]),
+        ("games.tasks.send_started", [7]),
+        ("games.tasks.games_advanced", [[[3, 0, 1]]]),
+        ("games.tasks.give_standing_answers", [ana.pk]),
+    ]
+    assert list(Message.objects.values_list("key", flat=True)) == [f"standing-answers:{ana.pk}"]
+
+
+def test_a_joined_call_the_broker_refused_leaves_each_of_its_messages_waiting(
+    private_broker, celery_workers, settings
+):
+    settings.OUTBOX_RELAY_PROCESS = True
+    for update in ([1, 0, 2], [2, 0, 1]):
+        with transaction.atomic():
+            outbox.send(tasks.games_advanced.s([update]))
+    private_broker.stop()
+    assert outbox.relay() == 0
+    assert [(m.attempts, "refused" in m.last_error) for m in Message.objects.order_by("pk")] == [(1, True)] * 2
+
+    private_broker.start()
+    assert outbox.relay() == 2 and not Message.objects.exists()
+    [call] = redis.Redis.from_url(private_broker.url).lrange("celery", 0, -1)
+    args, _kwargs, _embed = json.loads(base64.b64decode(json.loads(call)["body"]))
+    assert args == [[[1, 0, 2], [2, 0, 1]]]  # one call for both
+
+
+def test_a_commit_that_writes_a_message_wakes_the_relay_once(transactional_db):
+    with psycopg.connect(database_url().replace("postgres://", "postgresql://"), autocommit=True) as relay_side:
+        relay_side.execute(f"LISTEN {outbox.RELAY_CHANNEL}")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
+            raise RuntimeError("undone: nothing was written")
+        with transaction.atomic():
+            for update in ([1, 0, 1], [2, 0, 1]):
+                outbox.send(tasks.games_advanced.s([update]))
+        woken = list(relay_side.notifies(timeout=10, stop_after=1)) + list(relay_side.notifies(timeout=0.5))
+    assert [wake.channel for wake in woken] == [outbox.RELAY_CHANNEL]
+
+
+def test_the_relay_process_woken_by_a_commit_hands_over_what_the_site_wrote_and_the_emails_leave(
+    celery_workers, smtp, handed, settings
+):
+    settings.OUTBOX_RELAY_PROCESS = True
+    celery_workers.start(default=["celery"])
+    celery_workers.start_relay("--looks-every", "3600")  # only a commit's NOTIFY wakes it within the test
+    ana, ben = make_player("Ana"), make_player("Ben")
+    game = started_game(ana, ben)
+    celery_workers.drain()
+    assert handed == []  # nothing from this process: the relay process handed it over
+    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [(ana.email, game.pk), (ben.email, game.pk)]
+    assert not Message.objects.exists()

@@ -20,7 +20,7 @@ from games.services.notifications import BOT_ANSWER, GAMES_ADVANCED
 from outbox.models import Message
 from tests.players import expired_copies, make_player, started_game
 from tests.services.test_attention import break_timeout
-from tests.worker import ROOT, _database_url
+from tests.worker import ROOT, database_url
 
 
 @pytest.fixture
@@ -150,7 +150,7 @@ def test_two_sweeps_at_the_same_moment_advance_every_game_exactly_once(transacti
     ids = expired_copies(model, 400)
     go = tmp_path / "go"
     environment = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "coupsite.settings", "DATABASE_URL": _database_url(),
+        **os.environ, "DJANGO_SETTINGS_MODULE": "coupsite.settings", "DATABASE_URL": database_url(),
         # A broker that refuses at once: the sweeps' email messages stay in the outbox,
         # where this test reads them (the relay would hand them over later).
         "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
