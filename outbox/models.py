@@ -18,7 +18,7 @@ class Message(models.Model):
     kwargs = models.JSONField(default=dict, blank=True)
     eta = models.DateTimeField(null=True, blank=True, help_text="run no earlier than this")
     key = models.CharField(
-        max_length=200, null=True, blank=True, unique=True,
+        max_length=200, null=True, blank=True,
         help_text="while this message waits or its task has not started, the same key queues nothing more",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -33,6 +33,12 @@ class Message(models.Model):
     class Meta:
         ordering = ["pk"]
         indexes = [models.Index(fields=["published_at", "id"], name="outbox_waiting")]
+        # A partial constraint rather than unique=True: a message without a key (every
+        # move's) then writes no entry in its index, nor in the pattern-matching copy
+        # Django adds for a text column (a key is only ever compared whole).
+        constraints = [
+            models.UniqueConstraint(fields=["key"], condition=models.Q(key__isnull=False), name="outbox_message_key_unique")
+        ]
 
     def __str__(self):
         return f"{self.task}{tuple(self.args)}"
