@@ -12,8 +12,11 @@ at the end, also after an error or Ctrl-C: it creates a scratch database
 collected into a temporary folder), refuses to run unless the Redis database of
 ``--redis-url`` is empty and flushes it at the end, and starts
 ``gunicorn coupsite.wsgi --workers 3`` on 127.0.0.1 (a free port unless
-``--port``) with DEBUG off, a random SECRET_KEY and no Celery worker: the tasks the
-site queues wait in Redis until the flush.
+``--port``) with DEBUG off and a random SECRET_KEY, beside the outbox relay process
+(``manage.py outbox_relay``), as docker compose runs them: every process of the run
+leaves its hand-overs to the relay (``OUTBOX_RELAY_PROCESS``). No Celery worker
+runs: the tasks the relay hands over wait in Redis until the flush (how many calls
+the moves' messages became is printed).
 
 The games are made through the services (``games.services.gathering``) and played
 through the engine (``games.kinds.KINDS``): a never-ending Coup where every turn is
@@ -151,6 +154,7 @@ class Scratch:
         self.static_root = Path(tempfile.mkdtemp(prefix="coup-load-static-"))
         self.log_path = self.static_root.with_name(self.static_root.name + ".gunicorn.log")
         self.server = None
+        self.relay = None
         self.db_created = False
         self.redis_used = False
 
@@ -170,6 +174,7 @@ class Scratch:
             "DATABASE_URL": database_url(self.args.database_url, self.db_name),
             "REDIS_URL": self.args.redis_url,
             "CELERY_BROKER_URL": "",
+            "OUTBOX_RELAY_PROCESS": "1",  # as docker compose runs every process of the site
             "SITE_URL": f"http://127.0.0.1:{self.port}",
             "STATIC_ROOT": str(self.static_root),
             "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
@@ -180,21 +185,30 @@ class Scratch:
         return env
 
     def start_server(self) -> None:
+        """gunicorn and the outbox relay, as docker compose runs them."""
         self.log = self.log_path.open("w")
+        self.relay = subprocess.Popen(
+            [sys.executable, "manage.py", "outbox_relay"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
         self.server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "coupsite.wsgi", "--workers", "3", "--bind", f"127.0.0.1:{self.port}"],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         wait_for_port(self.port, self.server, self.log_path)
 
+    def stop_server(self) -> None:
+        for process in (self.server, self.relay):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
     def close(self) -> None:
-        if self.server is not None and self.server.poll() is None:
-            self.server.terminate()
-            try:
-                self.server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.server.kill()
-                self.server.wait()
+        self.stop_server()
         if "django" in sys.modules:
             from django.db import connections
 
@@ -686,6 +700,9 @@ def run(args, scratch: Scratch) -> dict:
     django.setup()
     from django.core.management import call_command
 
+    from outbox.models import Message
+    from outbox.services import RELAY_LOOKS_EVERY
+
     started = time.perf_counter()
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -720,8 +737,10 @@ def run(args, scratch: Scratch) -> dict:
     shown = results["decide"]["made"] + bounded["decide"]["made"]
     print(f"decide: the answers showed {shown} moves, the games' versions in the database "
           f"{in_database}{'' if in_database == shown else ' (MISMATCH)'}", flush=True)
-    scratch.server.terminate()  # the in-process measures run alone
-    scratch.server.wait()
+    time.sleep(2 * RELAY_LOOKS_EVERY)  # the relay's last run
+    print(f"relay: the moves' messages reached the broker as {scratch.redis.llen('celery')} calls; "
+          f"{Message.objects.count()} wait in the outbox", flush=True)
+    scratch.stop_server()  # the in-process measures run alone
 
     page_ratio = page_cpu_ratio(short_game, long_game, ratio_users[0], args.rounds)
     mail_ratio = email_ratio(args.rounds)
