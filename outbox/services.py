@@ -145,6 +145,9 @@ def relay_forever(*, looks_every: float = RELAY_LOOKS_EVERY) -> None:
                     listening_on = connection.connection
                     log.info("The outbox relay listens for commits (PostgreSQL channel %s).", RELAY_CHANNEL)
             relay()
+            paused_for = _paused_until - time.monotonic()
+            if paused_for > 0:  # the broker refused: no attempt per commit meanwhile
+                time.sleep(paused_for)
             _wait_for_messages(listening_on, looks_every)
         except (OperationalError, InterfaceError):
             log.exception("The outbox relay lost the database; it connects again.")
@@ -183,7 +186,7 @@ def _publish_leased(message: Message) -> None:
     try:
         _hand_over(message)
     except BrokerError as error:
-        _refused(message, error, handing_until=None)
+        _refused([message], error, handing_until=None)
         return
     # One statement: QuerySet.delete() wraps even a single row's delete in a
     # transaction of its own, two more round trips to the database on every move.
@@ -199,14 +202,13 @@ def _publish(waiting) -> tuple[int, bool]:
     with transaction.atomic():
         for call in _calls(waiting.select_for_update(skip_locked=True).order_by("pk")[:CHUNK]):
             if not _task_known(call[0].task):  # renamed or removed since it was written
-                _record_failure(call[0], "no such task")
+                _record_failure(call, "no such task")
                 log.error("Outbox message %s names no known task (%s); it waits.", call[0].pk, call[0].task)
                 continue
             try:
                 _hand_over(_joined(call))
             except BrokerError as error:
-                for message in call:
-                    _refused(message, error)
+                _refused(call, error)
                 refused = True
                 break
             handed += call
@@ -253,17 +255,21 @@ def _task_known(name: str) -> bool:
     return name in current_app.tasks
 
 
-def _refused(message: Message, error: Exception, **changes) -> None:
-    """The broker refused ``message``: its error is recorded (with ``changes`` to its
-    row), and this process leaves hand-overs to the relay for a while."""
+def _refused(messages: list[Message], error: Exception, **changes) -> None:
+    """The broker refused the call of ``messages``: its error is recorded on each
+    (with ``changes`` to their rows), and this process leaves hand-overs to the
+    relay for a while (a relay process waits as long before it tries again)."""
     global _paused_until
     _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
-    _record_failure(message, str(error), **changes)
-    log.warning("The broker refused outbox message %s (%s); the relay will retry.", message.pk, message.task)
+    _record_failure(messages, str(error), **changes)
+    log.warning("The broker refused %s outbox message(s) of %s, the first %s; the relay will retry.",
+                len(messages), messages[0].task, messages[0].pk)
 
 
-def _record_failure(message: Message, error: str, **changes) -> None:
-    Message.objects.filter(pk=message.pk).update(attempts=F("attempts") + 1, last_error=error[:500], **changes)
+def _record_failure(messages: list[Message], error: str, **changes) -> None:
+    Message.objects.filter(pk__in=[message.pk for message in messages]).update(
+        attempts=F("attempts") + 1, last_error=error[:500], **changes
+    )
 
 
 def _claim(handed: list[Message]) -> None:

@@ -24,7 +24,7 @@ from outbox import services as outbox
 from outbox import tasks as outbox_tasks
 from outbox.models import Message
 from tests.players import awaited, make_player, started_game
-from tests.worker import database_url
+from tests.worker import database_url, wait_for
 
 
 class PrivateRedis:
@@ -320,3 +320,25 @@ def test_the_relay_process_woken_by_a_commit_hands_over_what_the_site_wrote_and_
     assert handed == []  # nothing from this process: the relay process handed it over
     assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [(ana.email, game.pk), (ben.email, game.pk)]
     assert not Message.objects.exists()
+
+
+def test_while_the_broker_is_down_the_relay_process_tries_once_a_pause_not_once_a_commit(
+    private_broker, celery_workers, settings
+):
+    settings.OUTBOX_RELAY_PROCESS = True
+    celery_workers.start_relay("--looks-every", "3600")
+    private_broker.stop()
+
+    def moved(game_id):
+        with transaction.atomic():
+            outbox.send(tasks.games_advanced.s([[game_id, 0, 1]]))
+
+    moved(1)
+    wait_for(lambda: Message.objects.filter(attempts=1).exists())  # refused: the pause begins
+    moved(2)
+    moved(3)
+    time.sleep(1)  # each commit woke the relay: none of them made it try again
+    assert list(Message.objects.order_by("pk").values_list("attempts", flat=True)) == [1, 0, 0]
+
+    private_broker.start()  # after the pause, the next run hands all three over
+    wait_for(lambda: not Message.objects.exists(), timeout=outbox.PAUSE_AFTER_REFUSAL + 20)
