@@ -141,9 +141,11 @@ def relay_forever(*, looks_every: float = RELAY_LOOKS_EVERY) -> None:
                 connection.ensure_connection()
                 if listening_on is not connection.connection:
                     # Before the first run: a commit made after it wakes the next.
-                    connection.connection.execute(f"LISTEN {RELAY_CHANNEL}")
+                    with connection.wrap_database_errors:
+                        connection.connection.execute(f"LISTEN {RELAY_CHANNEL}")
                     listening_on = connection.connection
-                    log.info("The outbox relay listens for commits (PostgreSQL channel %s).", RELAY_CHANNEL)
+                    log.info("The outbox relay listens for commits (PostgreSQL channel %s, backend %s).",
+                             RELAY_CHANNEL, listening_on.info.backend_pid)
             relay()
             paused_for = _paused_until - time.monotonic()
             if paused_for > 0:  # the broker refused: no attempt per commit meanwhile
@@ -152,7 +154,7 @@ def relay_forever(*, looks_every: float = RELAY_LOOKS_EVERY) -> None:
         except (OperationalError, InterfaceError):
             log.exception("The outbox relay lost the database; it connects again.")
             connection.close()
-            time.sleep(looks_every)
+            time.sleep(RELAY_LOOKS_EVERY)
 
 
 def _wait_for_messages(listening_on, looks_every: float) -> None:
@@ -162,11 +164,12 @@ def _wait_for_messages(listening_on, looks_every: float) -> None:
     if listening_on is None:
         time.sleep(looks_every)
         return
-    for _wake in listening_on.notifies(timeout=looks_every, stop_after=1):
-        pass
-    time.sleep(RELAY_GATHERS)
-    for _wake in listening_on.notifies(timeout=0):
-        pass
+    with connection.wrap_database_errors:  # as Django's own, for relay_forever
+        for _wake in listening_on.notifies(timeout=looks_every, stop_after=1):
+            pass
+        time.sleep(RELAY_GATHERS)
+        for _wake in listening_on.notifies(timeout=0):
+            pass
 
 
 def _publish_after_commit(message: Message) -> None:

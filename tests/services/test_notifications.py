@@ -12,7 +12,7 @@ from datetime import timedelta
 import psycopg
 import pytest
 import redis
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -342,3 +342,16 @@ def test_while_the_broker_is_down_the_relay_process_tries_once_a_pause_not_once_
 
     private_broker.start()  # after the pause, the next run hands all three over
     wait_for(lambda: not Message.objects.exists(), timeout=outbox.PAUSE_AFTER_REFUSAL + 20)
+
+
+def test_the_relay_process_that_lost_the_database_connects_and_listens_again(celery_workers, settings, transactional_db):
+    settings.OUTBOX_RELAY_PROCESS = True
+    celery_workers.start_relay("--looks-every", "3600")
+    backend = int(re.search(r"backend (\d+)", (celery_workers.folder / "relay.log").read_text()).group(1))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [backend])  # as a database restart would
+    wait_for(lambda: (celery_workers.folder / "relay.log").read_text().count("listens for commits") == 2)
+
+    with transaction.atomic():
+        outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
+    wait_for(lambda: not Message.objects.exists())  # woken on the new connection
