@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "accounts.middleware.ProfileLanguageMiddleware",
     # A game whose state cannot be read says so on its pages instead of failing.
     "games.web.middleware.UnreadableGameMiddleware",
+    # Last: the refusal is worded in the language the middleware above chose.
+    "coupsite.middleware.NulCharacterRefusedMiddleware",
 ]
 
 ROOT_URLCONF = "coupsite.urls"

@@ -29,5 +29,6 @@ if settings.DEBUG:
         path("mailbox/<str:key>/html", mailbox_views.mailbox_html, name="mailbox_html"),
     ]
 
+handler400 = "games.web.views.bad_request"
 handler404 = "games.web.views.not_found"
 handler500 = "games.web.views.server_error"

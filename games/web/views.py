@@ -523,6 +523,10 @@ def invitation(request, token):
 # ---- errors --------------------------------------------------------------------------
 
 
+def bad_request(request, exception=None):
+    return render(request, "400.html", status=400)
+
+
 def not_found(request, exception=None):
     return render(request, "404.html", status=404)
 

@@ -2,6 +2,7 @@
 changes nothing."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.services import gathering
@@ -127,3 +128,17 @@ def test_bad_table_talk_changes_nothing(client, game, ana):
     for text in ("", "   ", "x" * 5000):
         assert client.post(reverse("game_chat", args=[game.pk]), {"text": text}, follow=True).status_code == 200
     assert game.chat.count() == 0
+
+
+@pytest.mark.parametrize("query", ["email_mode=%00", "q=a%00b", "%00=1"])
+def test_a_nul_character_in_a_query_string_is_refused_in_the_readers_language(client, ana, query):
+    # The admin's list filters and search passed it on to PostgreSQL, which refuses it.
+    get_user_model().objects.filter(pk=ana.pk).update(is_staff=True, is_superuser=True)
+    ana.profile.language = "es"
+    ana.profile.save()
+    client.force_login(ana)
+    for path in ("/admin/accounts/profile/", reverse("home")):
+        response = client.get(f"{path}?{query}")
+        assert response.status_code == 400, path
+        assert "No se pudo leer esta dirección" in response.content.decode()
+    assert client.get("/admin/accounts/profile/?email_mode=immediate").status_code == 200
