@@ -32,6 +32,7 @@ class CapturedEmail:
     mail_from: str
     rcpt_tos: list[str]
     message: EmailMessage = field(repr=False)
+    raw: bytes = field(repr=False)  # as it crossed the wire, before any parsing
 
     @property
     def subject(self) -> str:
@@ -70,8 +71,9 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
-        message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
-        self.mailbox._add(CapturedEmail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        raw = envelope.original_content or envelope.content
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        self.mailbox._add(CapturedEmail(envelope.mail_from, list(envelope.rcpt_tos), message, raw))
         return "250 Message accepted for delivery"
 
 

@@ -11,9 +11,11 @@ A decision email offers one signed link per legal answer and a Reply-To address
 that plays a written answer.
 """
 
+import email.policy
 import json
 import logging
 from dataclasses import dataclass, field
+from email.headerregistry import HeaderRegistry, UnstructuredHeader
 from email.utils import make_msgid
 from smtplib import SMTPException
 
@@ -86,12 +88,34 @@ def _send(
         headers["In-Reply-To"] = headers["References"] = thread_id(game)
     headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
+    message = _Email(subject, text, to=[to], headers=headers, reply_to=[reply_to] if reply_to else None)
     message.attach_alternative(html, "text/html")
     if mailer is None:
         message.send()
     else:
         mailer.send_messages([message])
+
+
+class _OneLineHeader(UnstructuredHeader):
+    """A header written out as it is, on one line (RFC 5322 allows 998 characters)."""
+
+    def fold(self, *, policy) -> str:
+        return f"{self.name}: {self}{policy.linesep}"
+
+
+# Python's email policies take a header they do not know for free text, and write
+# a word too long to fold at a space (one ``<url>`` of about 100 characters) as
+# RFC 2047 encoded words: no mail client reads a URL out of those, so one-click
+# unsubscribe (RFC 8058) would quietly fail everywhere.
+_HEADERS = HeaderRegistry()
+_HEADERS.map_to_type("list-unsubscribe", _OneLineHeader)
+
+
+class _Email(EmailMultiAlternatives):
+    """An email whose List-Unsubscribe URL reaches the mail server as written."""
+
+    def message(self, *, policy=email.policy.default):
+        return super().message(policy=policy.clone(header_factory=_HEADERS))
 
 
 class _Rendered:

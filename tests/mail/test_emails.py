@@ -1,5 +1,7 @@
 """Notification emails, sent over real SMTP: content, threading, headers, language."""
 
+import re
+
 import pytest
 from django.core import signing
 from celery.exceptions import Retry
@@ -103,7 +105,13 @@ def test_email_preferences_are_honoured(named, smtp, django_capture_on_commit_ca
 def test_one_click_unsubscribe_follows_rfc_8058(named, smtp, client, django_capture_on_commit_callbacks):
     ana, ben, cai = named
     start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
-    url = smtp.to("ben@example.com")[0].message["List-Unsubscribe"].strip("<>")
+    delivered = smtp.to("ben@example.com")[0]
+    # On the wire, as a mail client reads it (RFC 2369): the URL itself in angle
+    # brackets on one line, never RFC 2047 encoded words, which no client takes for a URL.
+    on_wire = re.findall(rb"^List-Unsubscribe: (.*)$", delivered.raw, re.MULTILINE)
+    assert [line.rstrip(b"\r") for line in on_wire] == [delivered.message["List-Unsubscribe"].encode()]
+    url = delivered.message["List-Unsubscribe"].strip("<>")
+    assert re.fullmatch(r"https?://[^\s<>]+/unsubscribe/[^\s<>]+/", url)
     path = url.split("://", 1)[1].split("/", 1)[1]
     assert client.get("/" + path).status_code == 200
     assert profile_of(ben).email_mode == EmailMode.EVERY  # GET changes nothing
