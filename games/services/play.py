@@ -32,6 +32,7 @@ from .attention import game_isolated
 from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
 from .locks import locked_for_play, locked_table
 from .results import game_results_record
+from .rows import rows_update
 
 CHAT_MAX_LENGTH = 1000
 # A bot stands in for a player after this many deadlines missed in a row, unless
@@ -292,15 +293,17 @@ FINISHED_FIELDS = ("version", "snapshot", "status", "finished_at", "deadline_at"
 
 def advances_write(advances: list[Advance]) -> None:
     """Write prepared events (``events_prepare``), their games still locked: all
-    events in one insert, the changed columns of each game, one message for the
-    emails of all, and a call to each bot now awaited."""
+    events in one insert, the changed columns of all games in one update for each
+    set of columns (``rows_update``), one message for the emails of all, and a
+    call to each bot now awaited."""
     if not advances:
         return
     Event.objects.bulk_create([row for advance in advances for row in advance.rows])
+    games = defaultdict(list)  # by the columns changed
     for advance in advances:
-        # An UPDATE per game: Django's bulk_update builds a CASE per column and
-        # row, which costs more here than the statements it saves.
-        advance.game.save(update_fields=advance.fields)
+        games[advance.fields].append(advance.game)
+    for fields, changed in games.items():
+        rows_update(changed, fields)
     notifications.games_advanced([(advance.game, advance.before) for advance in advances])
     for advance in advances:
         if advance.awaiting:

@@ -65,6 +65,8 @@ def test_the_sweep_writes_each_chunk_with_one_insert_of_events_and_one_email_mes
     assert_advanced_once(model, ids, timeout)
     inserts = [query for query in queries.captured_queries if query["sql"].startswith('INSERT INTO "games_event"')]
     assert len(inserts) == 3  # chunks of 2, 2 and 1 games
+    game_updates = [query for query in queries.captured_queries if query["sql"].startswith('UPDATE "games_game"')]
+    assert len(game_updates) == 3  # each chunk's games in one statement
     updates = advanced_updates()
     assert [len(chunk) for chunk in updates] == [2, 2, 1]
     assert sorted(game for chunk in updates for game, _before, _after in chunk) == sorted(ids)
