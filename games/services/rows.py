@@ -5,8 +5,11 @@ snapshot and clock differ: an ``UPDATE`` per game made the sweep wait on a round
 trip per game, and Django's ``bulk_update`` builds a ``CASE`` per column and row,
 which costs more than the statements it saves. On PostgreSQL the rows' values go
 as one array per column, unnested against the primary keys, so one statement
-writes a whole chunk; its text depends only on the model and the columns and is
-built once.
+writes a whole chunk. A single row (a player's move) goes as plain values, which
+psycopg quotes faster than arrays. Either text depends only on the model and the
+columns and is built once, not compiled again for every move.
+
+Like ``QuerySet.update``, this sends no ``pre_save`` or ``post_save`` signal.
 """
 
 from functools import cache
