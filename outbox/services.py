@@ -54,6 +54,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from coupsite.rows import rows_insert
 from outbox.models import Message
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
 def _written(message: Message) -> bool:
     """Save ``message``; False, saving nothing, when a message with its key waits."""
     if message.key is None:
-        message.save()
+        rows_insert([message], returning_pk=True)
         return True
     try:
         with transaction.atomic():  # a duplicate key undoes only this insert

@@ -23,6 +23,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from coupsite.rows import rows_insert, rows_update
+
 from ..engine.seats import seat_position
 from ..kinds import KINDS
 from ..models import ChatMessage, Event, Game, Seat, SeatChange
@@ -32,7 +34,6 @@ from .attention import game_isolated
 from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
 from .locks import locked_for_play, locked_table
 from .results import game_results_record
-from .rows import rows_update
 
 CHAT_MAX_LENGTH = 1000
 # A bot stands in for a player after this many deadlines missed in a row, unless
@@ -298,7 +299,7 @@ def advances_write(advances: list[Advance]) -> None:
     call to each bot now awaited."""
     if not advances:
         return
-    Event.objects.bulk_create([row for advance in advances for row in advance.rows])
+    rows_insert([row for advance in advances for row in advance.rows])
     games = defaultdict(list)  # by the columns changed
     for advance in advances:
         games[advance.fields].append(advance.game)

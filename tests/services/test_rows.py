@@ -1,13 +1,15 @@
-"""Changed columns of many rows written in one statement (``games.services.rows``)."""
+"""Rows written with SQL built once from their model (``coupsite.rows``)."""
 
 from datetime import timedelta
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Game
-from games.services.rows import rows_update
+from coupsite.rows import rows_insert, rows_update
+from games.models import Event, Game
+from outbox.models import Message
 from tests.players import expired_copies, make_player, started_game
 
 
@@ -51,3 +53,29 @@ def test_a_single_row_is_written_alone(db):
     stored = Game.objects.get(pk=game.pk)
     assert (stored.version, stored.snapshot, stored.paused_remaining) == (7, {"coins": [2, 3]}, timedelta(seconds=90))
     assert Game.objects.get(pk=other.pk).version == other.version
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_inserted_rows_hold_every_column_and_get_their_keys_when_asked(db, count):
+    ana, ben = make_player("Ana"), make_player("Ben")
+    game = started_game(ana, ben)
+    messages = [
+        Message(task="games.tasks.example", args=[index, {"nested": [None, "é"]}], kwargs={"k": index},
+                eta=timezone.now() if index else None)
+        for index in range(count)
+    ]
+    events = [Event(game=game, seq=game.version + index, type="example", payload={"n": index}) for index in range(count)]
+
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert(messages, returning_pk=True)
+        rows_insert(events)
+
+    assert len(queries.captured_queries) == (2 if connection.vendor == "postgresql" else 2 * count)
+    stored = {message.pk: message for message in Message.objects.filter(task="games.tasks.example")}
+    assert sorted(stored) == sorted(message.pk for message in messages)  # each instance got its own key
+    for message in messages:
+        kept = stored[message.pk]
+        assert (kept.args, kept.kwargs, kept.eta, kept.key) == (message.args, message.kwargs, message.eta, None)
+        assert kept.created_at is not None  # auto_now_add filled in, as save() does
+    logged = Event.objects.filter(game=game, type="example").order_by("seq")
+    assert [(event.seq, event.payload) for event in logged] == [(game.version + i, {"n": i}) for i in range(count)]

@@ -1,0 +1,109 @@
+"""Rows of one model written with SQL built once from the model, not compiled
+again by the ORM for every statement: the writes every move and every sweep make.
+
+``rows_update``: the deadline sweep moves a chunk of games at once, and each
+game's new version, snapshot and clock differ: an ``UPDATE`` per game made the
+sweep wait on a round trip per game, and Django's ``bulk_update`` builds a
+``CASE`` per column and row, which costs more than the statements it saves. On
+PostgreSQL the rows' values go as one array per column, unnested against the
+primary keys, so one statement writes a whole chunk. A single row (a player's
+move) goes as plain values, which psycopg quotes faster than arrays.
+
+``rows_insert``: a move's events and its outbox message, one ``INSERT`` each.
+
+Like ``QuerySet.update`` and ``bulk_create``, neither sends ``pre_save`` or
+``post_save`` signals. Other databases (the embedded SQLite) take the ORM's way.
+"""
+
+from functools import cache
+
+from django.db import connection
+
+
+def rows_update(rows: list, fields: tuple) -> None:
+    """Write the columns of ``fields`` (field names) of ``rows``, saved instances of
+    one model, as the instances hold them: one statement on PostgreSQL, one
+    ``save(update_fields=…)`` per row elsewhere."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        for row in rows:
+            row.save(update_fields=fields)
+        return
+    model = type(rows[0])
+    concrete = _fields(model, tuple(fields))
+    values = [[field.get_db_prep_save(getattr(row, field.attname), connection) for field in concrete] for row in rows]
+    with connection.cursor() as cursor:
+        if len(rows) == 1:
+            pk, *changed = values[0]
+            cursor.execute(_row_update_sql(model, tuple(fields)), [*changed, pk])
+        else:
+            cursor.execute(_rows_update_sql(model, tuple(fields)), [list(column) for column in zip(*values)])
+
+
+@cache
+def _fields(model, fields: tuple) -> list:
+    """The primary key, then the fields named."""
+    return [model._meta.pk, *(model._meta.get_field(name) for name in fields)]
+
+
+@cache
+def _row_update_sql(model, fields: tuple) -> str:
+    quote = connection.ops.quote_name
+    pk, *changed = _fields(model, fields)
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in changed)
+    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(pk.column)} = %s"
+
+
+@cache
+def _rows_update_sql(model, fields: tuple) -> str:
+    quote = connection.ops.quote_name
+    concrete = _fields(model, fields)
+    arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in concrete)
+    names = ", ".join(quote(field.column) for field in concrete)
+    assignments = ", ".join(f"{quote(field.column)} = new.{quote(field.column)}" for field in concrete[1:])
+    table, pk = quote(model._meta.db_table), quote(concrete[0].column)
+    return (
+        f"UPDATE {table} SET {assignments} FROM unnest({arrays}) AS new ({names}) "
+        f"WHERE {table}.{pk} = new.{pk}"
+    )
+
+
+def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
+    """Insert ``rows``, new instances of one model, in one statement (many rows
+    as arrays, as ``rows_update`` writes them); with ``returning_pk`` each
+    instance gets its primary key, as ``save`` gives it."""
+    if connection.vendor != "postgresql":
+        for row in rows:
+            row.save(force_insert=True)
+        return
+    model = type(rows[0])
+    fields = _inserted_fields(model)
+    values = [[field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields] for row in rows]
+    with connection.cursor() as cursor:
+        if len(rows) == 1:
+            cursor.execute(_insert_sql(model, returning_pk, arrays=False), values[0])
+        else:
+            cursor.execute(_insert_sql(model, returning_pk, arrays=True), [list(column) for column in zip(*values)])
+        if returning_pk:
+            for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+                row.pk = pk
+                row._state.adding = False
+
+
+@cache
+def _inserted_fields(model) -> list:
+    """Every column but the primary key, which the database numbers."""
+    return [field for field in model._meta.concrete_fields if field is not model._meta.pk]
+
+
+@cache
+def _insert_sql(model, returning_pk: bool, *, arrays: bool) -> str:
+    quote = connection.ops.quote_name
+    fields = _inserted_fields(model)
+    if arrays:
+        rows = f"SELECT * FROM unnest({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
+    else:
+        rows = f"VALUES ({', '.join(['%s'] * len(fields))})"
+    sql = f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) {rows}"
+    return f"{sql} RETURNING {quote(model._meta.pk.column)}" if returning_pk else sql
