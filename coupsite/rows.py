@@ -73,6 +73,8 @@ def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
     """Insert ``rows``, new instances of one model, in one statement (many rows
     as arrays, as ``rows_update`` writes them); with ``returning_pk`` each
     instance gets its primary key, as ``save`` gives it."""
+    if not rows:
+        return
     if connection.vendor != "postgresql":
         for row in rows:
             row.save(force_insert=True)
@@ -88,7 +90,7 @@ def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
         if returning_pk:
             for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
                 row.pk = pk
-                row._state.adding = False
+                row._state.adding, row._state.db = False, connection.alias
 
 
 @cache

@@ -40,6 +40,7 @@ def test_each_row_gets_its_own_values_of_every_type_and_nothing_else_changes(db)
 def test_no_rows_is_no_statement(db):
     with CaptureQueriesContext(connection) as queries:
         rows_update([], ("version",))
+        rows_insert([])
     assert queries.captured_queries == []
 
 
