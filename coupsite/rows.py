@@ -34,38 +34,35 @@ def rows_update(rows: list, fields: tuple) -> None:
     concrete = _fields(model, tuple(fields))
     values = [[field.get_db_prep_save(getattr(row, field.attname), connection) for field in concrete] for row in rows]
     with connection.cursor() as cursor:
-        if len(rows) == 1:
-            pk, *changed = values[0]
-            cursor.execute(_row_update_sql(model, tuple(fields)), [*changed, pk])
-        else:
-            cursor.execute(_rows_update_sql(model, tuple(fields)), [list(column) for column in zip(*values)])
+        _execute(cursor, values, _update_sql(model, tuple(fields), arrays=len(rows) > 1))
+
+
+def _execute(cursor, values: list, sql: str) -> None:
+    """Run ``sql`` with one row's ``values`` as they are, or with many rows'
+    values as one list per column (the arrays ``unnest`` takes)."""
+    cursor.execute(sql, values[0] if len(values) == 1 else [list(column) for column in zip(*values)])
 
 
 @cache
 def _fields(model, fields: tuple) -> list:
-    """The primary key, then the fields named."""
-    return [model._meta.pk, *(model._meta.get_field(name) for name in fields)]
+    """The fields named, then the primary key (last, as a single row's WHERE takes it)."""
+    return [*(model._meta.get_field(name) for name in fields), model._meta.pk]
 
 
 @cache
-def _row_update_sql(model, fields: tuple) -> str:
+def _update_sql(model, fields: tuple, *, arrays: bool) -> str:
     quote = connection.ops.quote_name
-    pk, *changed = _fields(model, fields)
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in changed)
-    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(pk.column)} = %s"
-
-
-@cache
-def _rows_update_sql(model, fields: tuple) -> str:
-    quote = connection.ops.quote_name
-    concrete = _fields(model, fields)
-    arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in concrete)
-    names = ", ".join(quote(field.column) for field in concrete)
-    assignments = ", ".join(f"{quote(field.column)} = new.{quote(field.column)}" for field in concrete[1:])
-    table, pk = quote(model._meta.db_table), quote(concrete[0].column)
+    *changed, pk = _fields(model, fields)
+    table = quote(model._meta.db_table)
+    if not arrays:
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in changed)
+        return f"UPDATE {table} SET {assignments} WHERE {quote(pk.column)} = %s"
+    arrays_sql = ", ".join(f"%s::{field.db_type(connection)}[]" for field in (*changed, pk))
+    names = ", ".join(quote(field.column) for field in (*changed, pk))
+    assignments = ", ".join(f"{quote(field.column)} = new.{quote(field.column)}" for field in changed)
     return (
-        f"UPDATE {table} SET {assignments} FROM unnest({arrays}) AS new ({names}) "
-        f"WHERE {table}.{pk} = new.{pk}"
+        f"UPDATE {table} SET {assignments} FROM unnest({arrays_sql}) AS new ({names}) "
+        f"WHERE {table}.{quote(pk.column)} = new.{quote(pk.column)}"
     )
 
 
@@ -83,10 +80,7 @@ def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
     fields = _inserted_fields(model)
     values = [[field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields] for row in rows]
     with connection.cursor() as cursor:
-        if len(rows) == 1:
-            cursor.execute(_insert_sql(model, returning_pk, arrays=False), values[0])
-        else:
-            cursor.execute(_insert_sql(model, returning_pk, arrays=True), [list(column) for column in zip(*values)])
+        _execute(cursor, values, _insert_sql(model, returning_pk, arrays=len(rows) > 1))
         if returning_pk:
             for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
                 row.pk = pk
