@@ -1,4 +1,5 @@
 """Accounts: sign-in (django-allauth), profile, preferences, dashboard of games."""
+
 from django.apps import AppConfig
 
 

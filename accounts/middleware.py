@@ -21,7 +21,10 @@ class ProfileLanguageMiddleware:
         user = getattr(request, "user", None)
         timezone.deactivate()  # a thread serves many users: start from UTC
         if user is not None and user.is_authenticated:
-            language, zone = Profile.objects.filter(user=user).values_list("language", "time_zone").first() or (None, None)
+            language, zone = Profile.objects.filter(user=user).values_list("language", "time_zone").first() or (
+                None,
+                None,
+            )
             if language and translation.check_for_language(language):
                 translation.activate(language)
                 request.LANGUAGE_CODE = translation.get_language()

@@ -35,11 +35,17 @@ class Profile(models.Model):
         _("language"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
     )
     email_mode = models.CharField(
-        _("emails"), max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY,
+        _("emails"),
+        max_length=10,
+        choices=EmailMode.choices,
+        default=EmailMode.EVERY,
         help_text=_("When to write to you about your games."),
     )
     time_zone = models.CharField(
-        _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone],
+        _("time zone"),
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
         help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
     )
     # A computer player's account: its level (empty for a person). It has no email

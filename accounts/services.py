@@ -27,9 +27,7 @@ def bot_account(level: str):
     """A bot account of ``level``: no email address, no usable password, inactive
     (allauth refuses it), never written to. One is made per seat it takes; a game
     seats each account once."""
-    user = get_user_model().objects.create(
-        username=f"bot-{level}-{secrets.token_hex(6)}", email="", is_active=False
-    )
+    user = get_user_model().objects.create(username=f"bot-{level}-{secrets.token_hex(6)}", email="", is_active=False)
     user.set_unusable_password()
     user.save(update_fields=["password"])
     Profile.objects.update_or_create(user=user, defaults={"bot_level": level, "email_mode": EmailMode.NONE})

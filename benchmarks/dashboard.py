@@ -38,16 +38,21 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import profile_of  # noqa: E402
-from games.services import gathering, play
-from games.kinds import KINDS  # noqa: E402
 from games.engine.dealer import SeededDealer  # noqa: E402
 from games.engine.seats import seat_players, seat_position  # noqa: E402
+from games.kinds import KINDS  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
-from games.services.results import game_results_record  # noqa: E402
 from games.selectors import game_state  # noqa: E402
+from games.services import gathering, play  # noqa: E402
+from games.services.results import game_results_record  # noqa: E402
 
 VARIANT_SETS = [(), (), ("inquisitor",), ("lawyer", "patron"), ("factions",), ("declared_coup",)]
-PAGES = {"home": "/", "past": "/games/past/", "past_filtered": "/games/past/?variant=inquisitor&page=2", "stats": "/stats/"}
+PAGES = {
+    "home": "/",
+    "past": "/games/past/",
+    "past_filtered": "/games/past/?variant=inquisitor&page=2",
+    "stats": "/stats/",
+}
 
 
 class Rollback(Exception):
@@ -94,10 +99,18 @@ def build_finished(rng, me, others, count: int) -> float:
         finished = now - timedelta(days=index * 0.7, hours=rng.random() * 20)
         winner = table[seat_position(state.winner)]
         game = Game.objects.create(
-            kind="coup", host=me, seat_count=players, status=Game.Status.FINISHED,
-            options={"variants": sorted(variants), "first": "random"}, turn_seconds=86400, response_seconds=28800,
-            version=len(events), snapshot=engine.dump(state), started_at=finished - timedelta(days=rng.randint(0, 9)),
-            finished_at=finished, winner=winner,
+            kind="coup",
+            host=me,
+            seat_count=players,
+            status=Game.Status.FINISHED,
+            options={"variants": sorted(variants), "first": "random"},
+            turn_seconds=86400,
+            response_seconds=28800,
+            version=len(events),
+            snapshot=engine.dump(state),
+            started_at=finished - timedelta(days=rng.randint(0, 9)),
+            finished_at=finished,
+            winner=winner,
         )
         Seat.objects.bulk_create(Seat(game=game, user=user, position=position) for position, user in enumerate(table))
         Event.objects.bulk_create(
@@ -111,10 +124,15 @@ def build_finished(rng, me, others, count: int) -> float:
 
 
 def build_active(rng, me, others, count: int) -> None:
-    for index in range(count):
+    for _game in range(count):
         table = rng.sample(others, rng.randint(1, 4))
-        game = gathering.game_create(host=me, variants=list(rng.choice(VARIANT_SETS)), seat_count=1 + len(table),
-                                    turn_seconds=86400, response_seconds=28800)
+        game = gathering.game_create(
+            host=me,
+            variants=list(rng.choice(VARIANT_SETS)),
+            seat_count=1 + len(table),
+            turn_seconds=86400,
+            response_seconds=28800,
+        )
         for user in table:
             gathering.seat_join(game=game, user=user, join_token=game.join_token)
         game = gathering.game_start(game=game, by=me)
@@ -165,14 +183,18 @@ def main(argv=None):
             build_active(rng, me, others, args.active)
             result["build_s"] = round(time.perf_counter() - start, 1)
             result["results_ms_per_game"] = round(recording / max(args.finished, 1) * 1000, 2)
-            print(f"built {args.finished} finished and {args.active} active games in {result['build_s']} s; "
-                  f"recording results took {result['results_ms_per_game']} ms a game")
+            print(
+                f"built {args.finished} finished and {args.active} active games in {result['build_s']} s; "
+                f"recording results took {result['results_ms_per_game']} ms a game"
+            )
             client = Client()
             client.force_login(me)
             for name, url in PAGES.items():
                 result[name] = render(client, url, args.rounds)
-                print(f"{name:14} {url:40} median {result[name]['median_ms']:7.1f} ms  "
-                      f"max {result[name]['max_ms']:7.1f} ms  queries {result[name]['queries']}")
+                print(
+                    f"{name:14} {url:40} median {result[name]['median_ms']:7.1f} ms  "
+                    f"max {result[name]['max_ms']:7.1f} ms  queries {result[name]['queries']}"
+                )
             raise Rollback
     except Rollback:
         pass

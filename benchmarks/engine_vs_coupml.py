@@ -33,13 +33,17 @@ def main(argv=None):
         theirs.append(baseline["games_per_s"])
         print(f"round {round_number + 1}: engine {engine} | coupml {baseline}")
     engine_median, coupml_median = statistics.median(ours), statistics.median(theirs)
-    print(json.dumps({
-        "players": args.players,
-        "games": args.games,
-        "engine_games_per_s": engine_median,
-        "coupml_games_per_s": coupml_median,
-        "ratio": round(engine_median / coupml_median, 3),
-    }))
+    print(
+        json.dumps(
+            {
+                "players": args.players,
+                "games": args.games,
+                "engine_games_per_s": engine_median,
+                "coupml_games_per_s": coupml_median,
+                "ratio": round(engine_median / coupml_median, 3),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

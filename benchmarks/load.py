@@ -189,11 +189,17 @@ class Scratch:
         self.log = self.log_path.open("w")
         self.relay = subprocess.Popen(
             [sys.executable, "manage.py", "outbox_relay"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "coupsite.wsgi", "--workers", "3", "--bind", f"127.0.0.1:{self.port}"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         wait_for_port(self.port, self.server, self.log_path)
 
@@ -241,7 +247,9 @@ def endless_moves(engine, state, count: int):
     it): (player, decision version, command, events)."""
     for _move in range(count):
         player, _kind, version = engine.awaiting(state)[0]
-        command = {key: value for key, value in endless_choice(engine.options(state, player)).items() if key != "version"}
+        command = {
+            key: value for key, value in endless_choice(engine.options(state, player)).items() if key != "version"
+        }
         yield player, version, command, engine.play(state, player, {**command, "version": version})
 
 
@@ -249,15 +257,19 @@ def make_users(tag: str, count: int) -> list:
     from django.contrib.auth import get_user_model
 
     model = get_user_model()
-    return [model.objects.create_user(username=f"{tag}{index}", email=f"{tag}{index}@example.com", password=None)
-            for index in range(count)]
+    return [
+        model.objects.create_user(username=f"{tag}{index}", email=f"{tag}{index}@example.com", password=None)
+        for index in range(count)
+    ]
 
 
 def started_game(users: list):
     from games.services import gathering
 
     host, *others = users
-    game = gathering.game_create(host=host, variants=[], seat_count=len(users), turn_seconds=LONG, response_seconds=LONG)
+    game = gathering.game_create(
+        host=host, variants=[], seat_count=len(users), turn_seconds=LONG, response_seconds=LONG
+    )
     for user in others:
         gathering.seat_join(game=game, user=user, join_token=game.join_token)
     return gathering.game_start(game=game, by=host)
@@ -385,9 +397,15 @@ class Player:
         browser = self.browsers[player]
         form = {"csrfmiddlewaretoken": browser.csrf_field, "version": str(version), "command": command}
         status, body = browser.request(
-            "POST", f"/games/{self.game_id}/decide", body=urlencode(form),
-            headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-                     "Origin": f"http://127.0.0.1:{browser.port}", "Referer": f"http://127.0.0.1:{browser.port}/games/{self.game_id}/"},
+            "POST",
+            f"/games/{self.game_id}/decide",
+            body=urlencode(form),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "HX-Request": "true",
+                "Origin": f"http://127.0.0.1:{browser.port}",
+                "Referer": f"http://127.0.0.1:{browser.port}/games/{self.game_id}/",
+            },
         )
         # The live partial the answer swaps in carries the game's version (its poll URL
         # and data-version): the move was made when it shows the version after it.
@@ -488,8 +506,11 @@ def latency_figures(latencies: list) -> dict:
 def report_load(name: str, result: dict) -> None:
     p50 = f"{result['p50_ms']:.0f}" if result["p50_ms"] is not None else "-"
     p99 = f"{result['p99_ms']:.0f}" if result["p99_ms"] is not None else "-"
-    print(f"{name:7} {result['rps']:7.1f}/s  ({result['made']} in {result['seconds']:.1f} s)  p50 {p50} ms  "
-          f"p99 {p99} ms  refused {result['refused']}  errors {result['errors']} {result['first_error'][:200]}", flush=True)
+    print(
+        f"{name:7} {result['rps']:7.1f}/s  ({result['made']} in {result['seconds']:.1f} s)  p50 {p50} ms  "
+        f"p99 {p99} ms  refused {result['refused']}  errors {result['errors']} {result['first_error'][:200]}",
+        flush=True,
+    )
 
 
 # --- the in-process measures -----------------------------------------------------------
@@ -519,8 +540,11 @@ def page_cpu_ratio(short_game, long_game, user, rounds: int) -> float:
             samples.append(time.process_time() - start)
             assert response.status_code == 200, (game_id, response.status_code)
     short, long = (statistics.median(times[game.pk][2:]) for game in (short_game, long_game))
-    print(f"page CPU: {short_game.version}-event game {short * 1000:.1f} ms, {long_game.version}-event game "
-          f"{long * 1000:.1f} ms (median of {rounds} renders each, this process)", flush=True)
+    print(
+        f"page CPU: {short_game.version}-event game {short * 1000:.1f} ms, {long_game.version}-event game "
+        f"{long * 1000:.1f} ms (median of {rounds} renders each, this process)",
+        flush=True,
+    )
     return long / short
 
 
@@ -571,11 +595,17 @@ def email_ratio(rounds: int) -> float:
         text and HTML templates rendered from a fixed context, then sent."""
         mail.outbox = []
         start = time.process_time()
-        context = {"inviter": "Ana", "game": game, "game_name": "Coup", "link": "http://127.0.0.1/invitations/x/",
-                   "unsubscribe_url": "http://127.0.0.1/unsubscribe/x/"}
+        context = {
+            "inviter": "Ana",
+            "game": game,
+            "game_name": "Coup",
+            "link": "http://127.0.0.1/invitations/x/",
+            "unsubscribe_url": "http://127.0.0.1/unsubscribe/x/",
+        }
         subject = render_to_string("emails/invitation-subject.txt", context).strip()
-        message = EmailMultiAlternatives(subject, render_to_string("emails/invitation-body.txt", context),
-                                         to=["someone@example.com"])
+        message = EmailMultiAlternatives(
+            subject, render_to_string("emails/invitation-body.txt", context), to=["someone@example.com"]
+        )
         message.attach_alternative(render_to_string("emails/invitation-body.html", context), "text/html")
         message.send()
         return time.process_time() - start
@@ -590,8 +620,11 @@ def email_ratio(rounds: int) -> float:
         print(f"warning: the claim's fan-out sent {sorted(sent)} emails, not 9", flush=True)
     per_email = statistics.median(spent / max(count, 1) for spent, count in fan_outs)
     single = statistics.median(plains)
-    print(f"email CPU: {per_email * 1000:.2f} ms per decision email of the fan-out ({sorted(sent)} sent), "
-          f"{single * 1000:.2f} ms per plain email (medians)", flush=True)
+    print(
+        f"email CPU: {per_email * 1000:.2f} ms per decision email of the fan-out ({sorted(sent)} sent), "
+        f"{single * 1000:.2f} ms per plain email (medians)",
+        flush=True,
+    )
     return per_email / single
 
 
@@ -614,6 +647,7 @@ def sweep_worker() -> None:
 
     sweep = task("games.tasks.sweep_deadlines")
     print("start", flush=True)
+
     def due() -> int:
         return Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now()).count()
 
@@ -648,8 +682,11 @@ def sweep_time(ids: list, budget: float) -> float:
             left = Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE, deadline_at__lte=timezone.now()).count()
             expired = len(ids) - left
             estimate = elapsed * len(ids) / max(expired, 1)
-            print(f"sweep: stopped after {elapsed:.1f} s (--sweep-budget), {expired} of {len(ids)} games expired: "
-                  f"{estimate:.1f} s for all, EXTRAPOLATED", flush=True)
+            print(
+                f"sweep: stopped after {elapsed:.1f} s (--sweep-budget), {expired} of {len(ids)} games expired: "
+                f"{estimate:.1f} s for all, EXTRAPOLATED",
+                flush=True,
+            )
             return estimate
         reader.join()
         done = [line for line in lines if line.startswith("done ")]
@@ -707,17 +744,23 @@ def run(args, scratch: Scratch) -> dict:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     scratch.start_server()
-    print(f"scratch database {scratch.db_name} migrated, static files collected, gunicorn (3 workers) on "
-          f"127.0.0.1:{scratch.port} in {time.perf_counter() - started:.1f} s", flush=True)
+    print(
+        f"scratch database {scratch.db_name} migrated, static files collected, gunicorn (3 workers) on "
+        f"127.0.0.1:{scratch.port} in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
 
     started = time.perf_counter()
     players = build_players(args.clients, scratch.port, args.script)
     ratio_users = make_users("ratio", 4)
     short_game = advanced(started_game(ratio_users), 20)
     long_game = advanced(started_game(ratio_users), 1000)
-    print(f"built {args.clients} 4-player games of ~{players[0].script[0][3] - 1} events with their "
-          f"{4 * args.clients} sessions, and games of {short_game.version} and {long_game.version} events "
-          f"in {time.perf_counter() - started:.1f} s", flush=True)
+    print(
+        f"built {args.clients} 4-player games of ~{players[0].script[0][3] - 1} events with their "
+        f"{4 * args.clients} sessions, and games of {short_game.version} and {long_game.version} events "
+        f"in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
 
     threads = [threading.Thread(target=player.prepare, daemon=True) for player in players]
     for thread in threads:
@@ -735,19 +778,27 @@ def run(args, scratch: Scratch) -> dict:
         report_load(f"{name} at {args.clients / args.pace:.0f}/s", bounded[name])
     in_database = moves_in_database(players)
     shown = results["decide"]["made"] + bounded["decide"]["made"]
-    print(f"decide: the answers showed {shown} moves, the games' versions in the database "
-          f"{in_database}{'' if in_database == shown else ' (MISMATCH)'}", flush=True)
+    print(
+        f"decide: the answers showed {shown} moves, the games' versions in the database "
+        f"{in_database}{'' if in_database == shown else ' (MISMATCH)'}",
+        flush=True,
+    )
     time.sleep(2 * RELAY_LOOKS_EVERY)  # the relay's last run
-    print(f"relay: the moves' messages reached the broker as {scratch.redis.llen('celery')} calls; "
-          f"{Message.objects.count()} wait in the outbox", flush=True)
+    print(
+        f"relay: the moves' messages reached the broker as {scratch.redis.llen('celery')} calls; "
+        f"{Message.objects.count()} wait in the outbox",
+        flush=True,
+    )
     scratch.stop_server()  # the in-process measures run alone
 
     page_ratio = page_cpu_ratio(short_game, long_game, ratio_users[0], args.rounds)
     mail_ratio = email_ratio(args.rounds)
     started = time.perf_counter()
     ids = clone_started_games(args.sweep_games)
-    print(f"cloned {len(ids)} started 4-player games with passed deadlines in {time.perf_counter() - started:.1f} s",
-          flush=True)
+    print(
+        f"cloned {len(ids)} started 4-player games with passed deadlines in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
     sweep = sweep_time(ids, args.sweep_budget) * 10000 / len(ids)
     return {
         "hello_rps": round(results["hello"]["rps"], 1),
@@ -779,20 +830,38 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=15, help="length of each HTTP measurement")
-    parser.add_argument("--slices", type=int, default=5,
-                        help="turns the full-speed rates are measured in, taking turns (their median is the rate)")
+    parser.add_argument(
+        "--slices",
+        type=int,
+        default=5,
+        help="turns the full-speed rates are measured in, taking turns (their median is the rate)",
+    )
     parser.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (default: a free one)")
-    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
-                        help="a PostgreSQL server where the scratch database may be created (its path is ignored)")
-    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
-                        help="an empty Redis database, flushed at the end")
-    parser.add_argument("--pace", type=float, default=1.0,
-                        help="seconds between two requests of one client when latency is measured (50 clients: 50/s)")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL server where the scratch database may be created (its path is ignored)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
+        help="an empty Redis database, flushed at the end",
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="seconds between two requests of one client when latency is measured (50 clients: 50/s)",
+    )
     parser.add_argument("--rounds", type=int, default=15, help="renders and fan-outs measured in process")
     parser.add_argument("--script", type=int, default=400, help="decisions prepared per client")
     parser.add_argument("--sweep-games", type=int, default=10000)
-    parser.add_argument("--sweep-budget", type=float, default=90,
-                        help="seconds the sweep may take before it is stopped and extrapolated")
+    parser.add_argument(
+        "--sweep-budget",
+        type=float,
+        default=90,
+        help="seconds the sweep may take before it is stopped and extrapolated",
+    )
     args = parser.parse_args(argv)
 
     scratch = Scratch(args)

@@ -1,5 +1,5 @@
 """Django project package for the Coup play-by-email service."""
 
-from .celery import app as celery_app
+from coupsite.celery import app as celery_app
 
 __all__ = ["celery_app"]

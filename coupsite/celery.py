@@ -1,7 +1,7 @@
 """The Celery app: settings from Django (``CELERY_`` names), tasks autodiscovered.
 
-    celery -A coupsite worker --beat      # one process for small sites
-    celery -A coupsite worker / beat      # separately in production
+celery -A coupsite worker --beat      # one process for small sites
+celery -A coupsite worker / beat      # separately in production
 """
 
 import os

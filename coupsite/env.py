@@ -46,9 +46,7 @@ def env_int(name: str, default: int = 0, *, environ: Mapping[str, str] | None = 
         raise ValueError(f"{name}={raw!r} is not an integer") from None
 
 
-def env_list(
-    name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
-) -> list[str]:
+def env_list(name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None) -> list[str]:
     """A comma-separated list; blank items are dropped."""
     raw = _source(environ).get(name)
     if raw is None:

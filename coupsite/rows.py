@@ -40,7 +40,7 @@ def rows_update(rows: list, fields: tuple) -> None:
 def _execute(cursor, values: list, sql: str) -> None:
     """Run ``sql`` with one row's ``values`` as they are, or with many rows'
     values as one list per column (the arrays ``unnest`` takes)."""
-    cursor.execute(sql, values[0] if len(values) == 1 else [list(column) for column in zip(*values)])
+    cursor.execute(sql, values[0] if len(values) == 1 else [list(column) for column in zip(*values, strict=True)])
 
 
 @cache

@@ -296,7 +296,14 @@ SECURE_CSP = {
 PERMISSIONS_POLICY = {
     feature: []
     for feature in (
-        "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone", "payment", "usb",
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
     )
 }
 

@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from .mail import inbound  # noqa: F401 (connects the receiver of inbound email)
+        from games.mail import inbound  # noqa: F401 (connects the receiver of inbound email)

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 from django.utils import translation
 
-from .kinds import KINDS
-from .kinds.words import Line, Story
-from .models import Event, Game
+from games.kinds import KINDS
+from games.kinds.words import Line, Story
+from games.models import Event, Game
 
 # The turns (Kobayakawa: rounds) a page and an email show: enough to follow the
 # game since one's last move at a table of ten; the rest is on the history page.
@@ -159,7 +159,7 @@ class Tail:
         """The events from ``since`` up to ``version`` (excluded), or None unless
         this tail holds them all."""
         if self.start <= since and version <= self.end:
-            return self.events[since - self.start:version - self.start]
+            return self.events[since - self.start : version - self.start]
         return None
 
 
@@ -175,7 +175,7 @@ class _Log:
         if appended:
             before = appended[0]["seq"]
             if tail is not None and tail.start <= before <= tail.end:
-                tail = Tail(tail.start, tail.events[:before - tail.start] + list(appended))
+                tail = Tail(tail.start, tail.events[: before - tail.start] + list(appended))
             else:
                 tail = Tail(before, list(appended))
         self.tail = tail

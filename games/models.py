@@ -7,9 +7,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import profile_of
-
-from .engine.seats import seat_player
-from .kinds import DEFAULT_KIND
+from games.engine.seats import seat_player
+from games.kinds import DEFAULT_KIND
 
 
 def new_token() -> str:
@@ -179,6 +178,9 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["created_at"]
 
+    def __str__(self):
+        return f"{self.game} invitation #{self.pk}"
+
     @property
     def invited_account(self):
         """The account a rematch invited, or None for an invitation to a typed address."""
@@ -194,6 +196,9 @@ class ChatMessage(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
 
+    def __str__(self):
+        return f"{self.game} chat #{self.pk}"
+
 
 class SeatResult(models.Model):
     """How one seat ended a finished game, worked out once from its event log when
@@ -208,7 +213,9 @@ class SeatResult(models.Model):
     variants = models.CharField(max_length=200, blank=True, help_text='",a,b," (sorted); "" for the classic game')
     players = models.PositiveSmallIntegerField()
     finished_at = models.DateTimeField()
-    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = winner, then reverse order of elimination")
+    place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 = winner, then reverse order of elimination"
+    )
     moves = models.PositiveIntegerField(default=0, help_text="decisions this player made")
     claims = models.PositiveIntegerField(default=0, help_text="characters claimed (actions, blocks, Lawyer claims)")
     claims_challenged = models.PositiveIntegerField(default=0)

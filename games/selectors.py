@@ -4,11 +4,10 @@ from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
 from accounts.models import bot_label, display_name_of
-
-from .engine.common import PUBLIC
-from . import history
-from .kinds import KINDS
-from .models import Event, Game, Seat, SeatChange
+from games import history
+from games.engine.common import PUBLIC
+from games.kinds import KINDS
+from games.models import Event, Game, Seat, SeatChange
 
 
 class GameUnreadable(Exception):
@@ -66,7 +65,8 @@ def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
     return {
         seat.player: (
             _("%(name)s, played by %(bot)s") % {"name": display_name(seat.user), "bot": bot_label(seat.stand_in)}
-            if seat.stand_in else display_name(seat.user)
+            if seat.stand_in
+            else display_name(seat.user)
         )
         for seat in (seats_of(game) if seats is None else seats)
     }

@@ -20,19 +20,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import EmailMode
+from games.mail import emails
+from games.models import Game, Seat
+from games.services import bots, clock, play, preferences, presence, verification
+from games.services.attention import game_isolated
+from games.services.errors import ServiceError
+from games.services.notifications import preferences_key
 from outbox import services as outbox
-
-from .mail import emails
-from .models import Game, Seat
-from .services import bots, clock, play, preferences, presence, verification
-from .services.attention import game_isolated
-from .services.errors import ServiceError
-from .services.notifications import preferences_key
 
 SWEEP_LOCK = "sweep-deadlines"
 SWEEP_LOCK_SECONDS = 300
 
-EMAIL_RETRY = {"autoretry_for": (SMTPException, OSError), "retry_backoff": 30, "retry_backoff_max": 600, "max_retries": 8}
+EMAIL_RETRY = {
+    "autoretry_for": (SMTPException, OSError),
+    "retry_backoff": 30,
+    "retry_backoff_max": 600,
+    "max_retries": 8,
+}
 
 
 @shared_task(ignore_result=True)
@@ -165,7 +169,9 @@ def send_decisions(self, game_id: int, decisions: list) -> None:
         emails.send_decisions(game_id, decisions)
     except emails.DecisionsUnsent as unsent:
         countdown = get_exponential_backoff_interval(
-            factor=EMAIL_RETRY["retry_backoff"], retries=self.request.retries, maximum=EMAIL_RETRY["retry_backoff_max"],
+            factor=EMAIL_RETRY["retry_backoff"],
+            retries=self.request.retries,
+            maximum=EMAIL_RETRY["retry_backoff_max"],
             full_jitter=True,
         )
         raise self.retry(args=[game_id, unsent.decisions], exc=unsent.__cause__, countdown=countdown) from None

@@ -17,14 +17,18 @@ class Message(models.Model):
     args = models.JSONField(default=list, blank=True)
     kwargs = models.JSONField(default=dict, blank=True)
     eta = models.DateTimeField(null=True, blank=True, help_text="run no earlier than this")
-    key = models.CharField(
-        max_length=200, null=True, blank=True,
+    # NULL rather than "" for no key: the unique index then allows any number of them.
+    key = models.CharField(  # noqa: DJ001
+        max_length=200,
+        null=True,
+        blank=True,
         help_text="while this message waits or its task has not started, the same key queues nothing more",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True, help_text="when the broker took it (keyed messages)")
     handing_until = models.DateTimeField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="until then the process that wrote it hands it over itself, and the relay leaves it alone",
     )
     attempts = models.PositiveIntegerField(default=0, help_text="hand-overs the broker refused")
@@ -37,7 +41,9 @@ class Message(models.Model):
         # move's) then writes no entry in its index, nor in the pattern-matching copy
         # Django adds for a text column (a key is only ever compared whole).
         constraints = [
-            models.UniqueConstraint(fields=["key"], condition=models.Q(key__isnull=False), name="outbox_message_key_unique")
+            models.UniqueConstraint(
+                fields=["key"], condition=models.Q(key__isnull=False), name="outbox_message_key_unique"
+            )
         ]
 
     def __str__(self):

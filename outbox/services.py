@@ -145,8 +145,11 @@ def relay_forever(*, looks_every: float = RELAY_LOOKS_EVERY) -> None:
                     with connection.wrap_database_errors:
                         connection.connection.execute(f"LISTEN {RELAY_CHANNEL}")
                     listening_on = connection.connection
-                    log.info("The outbox relay listens for commits (PostgreSQL channel %s, backend %s).",
-                             RELAY_CHANNEL, listening_on.info.backend_pid)
+                    log.info(
+                        "The outbox relay listens for commits (PostgreSQL channel %s, backend %s).",
+                        RELAY_CHANNEL,
+                        listening_on.info.backend_pid,
+                    )
             relay()
             paused_for = _paused_until - time.monotonic()
             if paused_for > 0:  # the broker refused: no attempt per commit meanwhile
@@ -238,8 +241,12 @@ def _calls(messages) -> list[list[Message]]:
 
 def _merges(message: Message) -> bool:
     return (
-        message.key is None and message.eta is None and not message.kwargs and len(message.args) == 1
-        and _task_known(message.task) and getattr(current_app.tasks[message.task], "merges_calls", False)
+        message.key is None
+        and message.eta is None
+        and not message.kwargs
+        and len(message.args) == 1
+        and _task_known(message.task)
+        and getattr(current_app.tasks[message.task], "merges_calls", False)
     )
 
 
@@ -266,8 +273,12 @@ def _refused(messages: list[Message], error: Exception, **changes) -> None:
     global _paused_until
     _paused_until = time.monotonic() + PAUSE_AFTER_REFUSAL
     _record_failure(messages, str(error), **changes)
-    log.warning("The broker refused %s outbox message(s) of %s, the first %s; the relay will retry.",
-                len(messages), messages[0].task, messages[0].pk)
+    log.warning(
+        "The broker refused %s outbox message(s) of %s, the first %s; the relay will retry.",
+        len(messages),
+        messages[0].task,
+        messages[0].pk,
+    )
 
 
 def _record_failure(messages: list[Message], error: str, **changes) -> None:

@@ -6,11 +6,12 @@ import os
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import yaml
 from django.urls import clear_url_caches
 
 from tests.mailcatcher import Mailbox, SMTPServer
 from tests.players import make_player, started_game
-from tests.worker import celery_worker, celery_workers  # noqa: F401 (fixtures for every test package)
+from tests.worker import ROOT, celery_worker, celery_workers  # noqa: F401 (fixtures for every test package)
 
 
 def redis_database(url: str, offset: int) -> str:
@@ -98,6 +99,12 @@ def _flush_past_the_event_log_guard():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", sql_flush_past_triggers)
         yield
+
+
+@pytest.fixture(scope="session")
+def compose() -> dict:
+    """The docker compose stack, as docker-compose.yml declares it."""
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
 @pytest.fixture(scope="session")

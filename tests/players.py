@@ -10,11 +10,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile, profile_of
-from games.services import gathering, play
 from games.kinds import KINDS
 from games.kinds.coup.models import preferences_of
 from games.models import Event, Game, Seat
 from games.selectors import game_state
+from games.services import gathering, play
 
 PASSWORD = "correct-horse-battery-9"
 
@@ -61,10 +61,21 @@ def expired_copies(model, count: int) -> list[int]:
     for first in range(0, count, 1000):
         with transaction.atomic():
             games = Game.objects.bulk_create(
-                Game(kind=model.kind, options=model.options, seat_count=model.seat_count, status=model.status,
-                     host_id=model.host_id, turn_seconds=model.turn_seconds, response_seconds=model.response_seconds,
-                     reminders=model.reminders, version=model.version, deadline_at=past,
-                     deadline_seconds=model.deadline_seconds, snapshot=model.snapshot, started_at=model.started_at)
+                Game(
+                    kind=model.kind,
+                    options=model.options,
+                    seat_count=model.seat_count,
+                    status=model.status,
+                    host_id=model.host_id,
+                    turn_seconds=model.turn_seconds,
+                    response_seconds=model.response_seconds,
+                    reminders=model.reminders,
+                    version=model.version,
+                    deadline_at=past,
+                    deadline_seconds=model.deadline_seconds,
+                    snapshot=model.snapshot,
+                    started_at=model.started_at,
+                )
                 for _ in range(min(1000, count - first))
             )
             Seat.objects.bulk_create(

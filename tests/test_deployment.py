@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 from django.conf import settings
 
-from tests.test_project import ROOT, command_of, compose  # noqa: F401 (compose is a fixture)
+from tests.test_project import ROOT, command_of
 
 SITE_SERVICES = ("web", "worker", "deadlines", "beat", "relay")
 

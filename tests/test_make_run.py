@@ -38,7 +38,10 @@ def _untracked() -> set[str]:
     """The files git does not track, ignored ones too (folders listed whole)."""
     listing = subprocess.run(
         ["git", "status", "--porcelain", "--ignored", "--untracked-files=normal"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return {line[3:] for line in listing.splitlines() if line[:2] in ("??", "!!")}
 
@@ -50,8 +53,12 @@ def test_make_run_serves_on_the_port_given_and_site_url_follows_it():
     environ = {key: value for key, value in os.environ.items() if key not in ("SITE_URL", "PORT")}
     environ.update(DATABASE_URL="", REDIS_URL="")
     server = subprocess.Popen(
-        ["make", "run", f"PORT={port}"], cwd=ROOT, env=environ, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        ["make", "run", f"PORT={port}"],
+        cwd=ROOT,
+        env=environ,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 90

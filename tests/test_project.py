@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
@@ -31,11 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # --- docker compose -------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def compose():
-    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-
-
 def command_of(service: dict) -> str:
     command = service["command"]
     return command if isinstance(command, str) else " ".join(command)
@@ -43,7 +37,15 @@ def command_of(service: dict) -> str:
 
 def test_compose_defines_its_services(compose):
     assert set(compose["services"]) == {
-        "migrate", "web", "worker", "deadlines", "beat", "relay", "postgres", "redis", "mailpit"
+        "migrate",
+        "web",
+        "worker",
+        "deadlines",
+        "beat",
+        "relay",
+        "postgres",
+        "redis",
+        "mailpit",
     }
 
 
@@ -255,15 +257,14 @@ def test_the_redis_cache_keeps_its_client_and_threads_share_it():
     with ThreadPoolExecutor(8) as threads:
         assert list(threads.map(round_trip, range(64))) == [{"index": index} for index in range(64)]
     assert cache.get_many([f"kept-client-test:{index}" for index in (3, 5)]) == {
-        "kept-client-test:3": {"index": 3}, "kept-client-test:5": {"index": 5}
+        "kept-client-test:3": {"index": 3},
+        "kept-client-test:5": {"index": 5},
     }
     cache.delete_many([f"kept-client-test:{index}" for index in range(64)])
 
 
 def test_without_redis_url_the_cache_is_local_memory():
-    assert cache_config(environ={"REDIS_URL": ""})["BACKEND"] == (
-        "django.core.cache.backends.locmem.LocMemCache"
-    )
+    assert cache_config(environ={"REDIS_URL": ""})["BACKEND"] == ("django.core.cache.backends.locmem.LocMemCache")
 
 
 def test_without_email_host_emails_are_written_to_the_mailbox_folder():

@@ -56,10 +56,27 @@ class Workers:
         for label, queues in queues_by_label.items():
             logs[label] = self.folder / f"worker-{label}.log"
             self.running[label] = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "coupsite", "worker", "--pool=solo", "--loglevel=INFO",
-                 "--without-mingle", "--without-gossip", "--without-heartbeat", "-Q", ",".join(queues),
-                 "-n", self.name(label)],
-                cwd=ROOT, env=self.env, stdout=logs[label].open("w"), stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "coupsite",
+                    "worker",
+                    "--pool=solo",
+                    "--loglevel=INFO",
+                    "--without-mingle",
+                    "--without-gossip",
+                    "--without-heartbeat",
+                    "-Q",
+                    ",".join(queues),
+                    "-n",
+                    self.name(label),
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=logs[label].open("w"),
+                stderr=subprocess.STDOUT,
             )
         for label, log in logs.items():
             _wait_until_ready(self.running[label], log)
@@ -71,7 +88,10 @@ class Workers:
         log = self.folder / "relay.log"
         self.relay = subprocess.Popen(
             [sys.executable, "manage.py", "outbox_relay", *options],
-            cwd=ROOT, env={**self.env, "OUTBOX_RELAY_PROCESS": "1"}, stdout=log.open("w"), stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env={**self.env, "OUTBOX_RELAY_PROCESS": "1"},
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
         )
         _wait_until_ready(self.relay, log, says="The outbox relay listens")
 

@@ -15,10 +15,9 @@ and hands one out with ``GameKind.bot(level)``.
 import random
 from importlib import import_module
 
+from games.bots.knowledge import Budget, SeatKnowledge
+from games.bots.players import DefaultPlayer, EasyPlayer, StrongPlayer
 from games.kinds import PACKAGES, rules_of
-
-from .knowledge import Budget, SeatKnowledge
-from .players import DefaultPlayer, EasyPlayer, StrongPlayer
 
 COMMON_LEVELS = ("default", "easy", "strong")
 

@@ -10,10 +10,9 @@ import random
 import time
 from collections import Counter
 
+from games.bots import Budget, bot_for, decide, knowledge_for
 from games.engine.dealer import SeededDealer
 from games.kinds import rules_of
-
-from . import Budget, bot_for, decide, knowledge_for
 
 MAX_DECISIONS = 20_000  # a game still going after this many answers is a bug (or bots that never bet)
 
@@ -28,7 +27,7 @@ def play_game(kind: str, levels: list, bots: dict, rng: random.Random, budget: B
     rules = rules_of(kind)
     dealer = SeededDealer(rng.random())
     names = [f"p{i}" for i in range(len(levels))]
-    level_of = dict(zip(names, levels))
+    level_of = dict(zip(names, levels, strict=True))
     events = rules.setup(dealer=dealer, players=names, variants=list(variants), first=names[0])
     state = rules.replay(events)
     knowledge = {name: knowledge_for(kind, name) for name in names}

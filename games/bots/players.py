@@ -84,8 +84,12 @@ class StrongPlayer:
                 dealer = PlayoutDealer(dice)
                 rules.play_option(imagined, seat, option, dealer)
                 play_out(
-                    rules, imagined, dealer, imagined_rng,
-                    pick=playouts.picker(imagined_rng), stop=playouts.horizon(imagined),
+                    rules,
+                    imagined,
+                    dealer,
+                    imagined_rng,
+                    pick=playouts.picker(imagined_rng),
+                    stop=playouts.horizon(imagined),
                 )
                 totals[index] += playouts.score(imagined, seat)
             if not more():

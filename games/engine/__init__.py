@@ -9,7 +9,7 @@ the command prelude and the fold (``common.py``), the scenario runner
 registry in ``games/kinds/__init__.py`` finds them by name.
 """
 
-from .errors import IllegalMove
-from .events import Event
+from games.engine.errors import IllegalMove
+from games.engine.events import Event
 
 __all__ = ["Event", "IllegalMove"]

@@ -12,10 +12,9 @@ import random
 import resource
 import time
 
+from games.engine.dealer import PlayoutDealer
+from games.engine.playout import play_out, random_game
 from games.kinds import DEFAULT_KIND, KIND_NAMES, rules_of
-
-from .dealer import PlayoutDealer
-from .playout import play_out, random_game
 
 
 def play_games(kind: str, players: int, games: int, variants=(), seed: int = 0) -> dict:

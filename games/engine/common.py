@@ -8,10 +8,10 @@ Each game kind's engine (``games/kinds/<kind>/engine/``) subclasses ``BaseFlow``
 
 from importlib import import_module
 
-from .dealer import LiveDealer
-from .errors import IllegalMove
-from .errors import gettext_noop as _
-from .events import Event
+from games.engine.dealer import LiveDealer
+from games.engine.errors import IllegalMove
+from games.engine.errors import gettext_noop as _
+from games.engine.events import Event
 
 PUBLIC = ""  # the viewer name for someone not seated at any table: sees what is public
 
@@ -56,9 +56,7 @@ class BaseFlow:
             raise IllegalMove(_("The game is not waiting for you right now."))
         spec = self.DECISIONS[decision.kind]
         if command.get("act") not in spec.answers:
-            raise IllegalMove(
-                _("You can't do that now: the game is waiting for you to {prompt}."), prompt=spec.prompt
-            )
+            raise IllegalMove(_("You can't do that now: the game is waiting for you to {prompt}."), prompt=spec.prompt)
         version = command.get("version")
         if version is not None and version != decision.id:
             raise IllegalMove(_("That decision has already passed."))
@@ -221,4 +219,6 @@ class Rules:
 
 def awaited_view(state) -> list[dict]:
     """The decisions awaited, in seat order, as every view shows them."""
-    return [{"player": p.name, "decision": state.awaiting[p.name].kind} for p in state.players if p.name in state.awaiting]
+    return [
+        {"player": p.name, "decision": state.awaiting[p.name].kind} for p in state.players if p.name in state.awaiting
+    ]

@@ -10,10 +10,9 @@ proves it reaches the same states as ``play``).
 
 import random
 
+from games.engine.dealer import SeededDealer
+from games.engine.seats import seat_players
 from games.kinds import rules_of
-
-from .dealer import SeededDealer
-from .seats import seat_players
 
 
 def uniform(rng, options):

@@ -9,9 +9,8 @@ Each game reads its own files (``read_scenario`` of its rules, in
 plays them.
 """
 
+from games.engine.errors import IllegalMove
 from games.kinds import KIND_NAMES, rules_of
-
-from .errors import IllegalMove
 
 
 class MalformedScenario(ValueError):

@@ -28,14 +28,13 @@ from django.utils import timezone, translation
 
 from accounts.mail import mail_refused, normalized, refusing_all
 from accounts.models import EmailMode, Profile, bot_label, profile_of
-
-from .. import history
-from ..engine.seats import seat_player
-from ..kinds import KINDS
-from ..models import Event, Game, Invitation, Seat
-from ..selectors import display_name, game_state, player_names, seats_of, table_for
-from ..services.notifications import seat_notified, seats_notified
-from .tokens import answer_token, reply_address, stop_token, unsubscribe_token
+from games import history
+from games.engine.seats import seat_player
+from games.kinds import KINDS
+from games.mail.tokens import answer_token, reply_address, stop_token, unsubscribe_token
+from games.models import Event, Game, Invitation, Seat
+from games.selectors import display_name, game_state, player_names, seats_of, table_for
+from games.services.notifications import seat_notified, seats_notified
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +53,18 @@ def thread_id(game: Game) -> str:
 
 
 def _send(
-    name: str, to: str, context: dict, *, language=None, game=None, user=None, reply_to=None,
-    auto_submitted="auto-generated", refused: bool | None = None, tables: "SharedTables | None" = None, mailer=None,
+    name: str,
+    to: str,
+    context: dict,
+    *,
+    language=None,
+    game=None,
+    user=None,
+    reply_to=None,
+    auto_submitted="auto-generated",
+    refused: bool | None = None,
+    tables: "SharedTables | None" = None,
+    mailer=None,
 ) -> None:
     """Send the email ``name`` to ``to``: about ``user``'s account and games, or
     (``user`` None) an invitation to an address that may have no account.
@@ -266,7 +275,12 @@ def awaited_seat_ids(game: Game) -> list[int]:
 
 
 def _seat_context(
-    seat: Seat, *, others_only: bool = False, seats: list[Seat] | None = None, state=None, told=None,
+    seat: Seat,
+    *,
+    others_only: bool = False,
+    seats: list[Seat] | None = None,
+    state=None,
+    told=None,
 ) -> tuple[dict, dict]:
     """The table as this seat's player sees it, and the email context built from it.
     Its news is what happened since the player's last email (with ``others_only``,
@@ -343,8 +357,17 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
     try:
         with mailers.default as mailer:  # one connection to the mail server for them all
             for seat, version in asked:
-                if _ask(seat, version, seats=seats, state=state, told=histories[seat.pk], reminder=reminder,
-                        refused=normalized(seat.user.email) in refusing, tables=tables, mailer=mailer):
+                if _ask(
+                    seat,
+                    version,
+                    seats=seats,
+                    state=state,
+                    told=histories[seat.pk],
+                    reminder=reminder,
+                    refused=normalized(seat.user.email) in refusing,
+                    tables=tables,
+                    mailer=mailer,
+                ):
                     notified.append(seat.pk)
                 done += 1
     except (SMTPException, OSError) as error:
@@ -354,8 +377,16 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
 
 
 def _ask(
-    seat: Seat, decision_version: int, *, seats: list[Seat], state, told, reminder: bool, refused: bool,
-    tables: SharedTables, mailer,
+    seat: Seat,
+    decision_version: int,
+    *,
+    seats: list[Seat],
+    state,
+    told,
+    reminder: bool,
+    refused: bool,
+    tables: SharedTables,
+    mailer,
 ) -> bool:
     """``send_decisions``' email to one seat; False (nothing sent) when the
     decision of ``decision_version`` is no longer awaited."""
@@ -382,8 +413,18 @@ def _ask(
             ],
             reply_words=[presenter.reply_word(option, table["names"]) for option in options],
         )
-    _send("decision", seat.user.email, context, language=language, game=game, user=seat.user,
-          reply_to=reply_address(seat), refused=refused, tables=tables, mailer=mailer)
+    _send(
+        "decision",
+        seat.user.email,
+        context,
+        language=language,
+        game=game,
+        user=seat.user,
+        reply_to=reply_address(seat),
+        refused=refused,
+        tables=tables,
+        mailer=mailer,
+    )
     return True
 
 
@@ -401,7 +442,9 @@ def _news(name: str, seat_id: int) -> None:
         _table, context = _seat_context(seat)
         if seat.game.winner_id:
             context["winner"] = display_name(seat.game.winner)
-    _send(name, seat.user.email, context, language=language, game=seat.game, user=seat.user, reply_to=reply_address(seat))
+    _send(
+        name, seat.user.email, context, language=language, game=seat.game, user=seat.user, reply_to=reply_address(seat)
+    )
     seat_notified(seat=seat, version=seat.game.version)
 
 
@@ -502,6 +545,12 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
             "answers": answers,
         }
     _send(
-        "reply-unclear", seat.user.email, context, language=language, game=game, user=seat.user,
-        reply_to=reply_address(seat), auto_submitted="auto-replied",
+        "reply-unclear",
+        seat.user.email,
+        context,
+        language=language,
+        game=game,
+        user=seat.user,
+        reply_to=reply_address(seat),
+        auto_submitted="auto-replied",
     )

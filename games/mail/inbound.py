@@ -35,20 +35,19 @@ from anymail import urls as anymail_urls
 from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
 from django.core import checks
-from django.core.checks import register
 from django.core.cache import cache as django_cache
+from django.core.checks import register
 from django.dispatch import receiver
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
-
-from ..kinds import KINDS
-from ..models import Event, Game, Seat
-from ..selectors import table_for
-from ..services import notifications, play
-from ..services.errors import DecisionPassed, ServiceError
-from .tokens import read_reply_address
+from games.kinds import KINDS
+from games.mail.tokens import read_reply_address
+from games.models import Event, Game, Seat
+from games.selectors import table_for
+from games.services import notifications, play
+from games.services.errors import DecisionPassed, ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -21,14 +21,13 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.mail import address_opt_in, address_opt_out, address_scope
 from accounts.models import AddressOptOut
 from accounts.services import profile_emails_stop
-
-from ..kinds import KINDS
-from ..models import Game, Seat
-from ..selectors import table_for
-from ..services import play
-from ..services.errors import DecisionPassed, ServiceError
-from ..web import pages
-from .tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
+from games.kinds import KINDS
+from games.mail.tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
+from games.models import Game, Seat
+from games.selectors import table_for
+from games.services import play
+from games.services.errors import DecisionPassed, ServiceError
+from games.web import pages
 
 
 def answer(request, token):

@@ -6,7 +6,7 @@ import traceback
 
 from django.utils import timezone
 
-from ..models import Game
+from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,8 @@ def game_attention_mark(*, game_id: int, during: str, error: BaseException | Non
     reason = (f"{during}: {' from '.join(type(link).__name__ for link in chain)}" if chain else during)[:200]
     if Game.objects.filter(pk=game_id, attention="").update(attention=reason, attention_at=timezone.now()):
         where = "".join(
-            f"\n{type(link).__name__} raised at:\n" + "".join(traceback.format_list(traceback.extract_tb(link.__traceback__)))
+            f"\n{type(link).__name__} raised at:\n"
+            + "".join(traceback.format_list(traceback.extract_tb(link.__traceback__)))
             for link in chain
         )
         log.error("Game %s needs attention (%s)%s", game_id, reason, where)

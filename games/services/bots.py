@@ -18,17 +18,16 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.services import bot_account
-
-from ..bots import Budget, decide, knowledge_for
-from ..engine.events import Event as EngineEvent
-from ..kinds import DEFAULT_KIND, KINDS
-from ..models import Game, Seat, SeatChange
-from ..selectors import game_state
-from . import notifications
-from .errors import DecisionPassed, ServiceError
-from .gathering import game_create, game_start, take_seat
-from .locks import locked_for_play
-from .play import decision_apply, seat_returned, stand_in_begin
+from games.bots import Budget, decide, knowledge_for
+from games.engine.events import Event as EngineEvent
+from games.kinds import DEFAULT_KIND, KINDS
+from games.models import Game, Seat, SeatChange
+from games.selectors import game_state
+from games.services import notifications
+from games.services.errors import DecisionPassed, ServiceError
+from games.services.gathering import game_create, game_start, take_seat
+from games.services.locks import locked_for_play
+from games.services.play import decision_apply, seat_returned, stand_in_begin
 
 # The levels a table can seat: the arena's baseline ("default") and the adapter of
 # an outside AI ("treason", an optional package) are for measuring bots, not for play.
@@ -52,8 +51,13 @@ def practice_start(*, host, kind: str = DEFAULT_KIND, seat_count: int, level: st
     _check_level(kind, level)
     with transaction.atomic():
         game = game_create(
-            host=host, kind=kind, variants=list(variants), seat_count=seat_count,
-            turn_seconds=PRACTICE_SECONDS, response_seconds=PRACTICE_SECONDS, reminders=False,
+            host=host,
+            kind=kind,
+            variants=list(variants),
+            seat_count=seat_count,
+            turn_seconds=PRACTICE_SECONDS,
+            response_seconds=PRACTICE_SECONDS,
+            reminders=False,
         )
         for _seat in range(seat_count - 1):
             bot_seat(game=game, by=host, level=level)
@@ -66,7 +70,7 @@ def _check_level(kind: str, level: str) -> None:
 
 
 def stand_in_ask(*, game: Game, user) -> None:
-    """"Play for me until I'm back": a bot plays ``user``'s seat."""
+    """ "Play for me until I'm back": a bot plays ``user``'s seat."""
     with transaction.atomic():
         game, seat, state = locked_for_play(game, user)
         if seat.stand_in:
@@ -78,7 +82,7 @@ def stand_in_ask(*, game: Game, user) -> None:
 
 
 def stand_in_end(*, game: Game, user) -> None:
-    """"I'm back": ``user`` plays their seat again."""
+    """ "I'm back": ``user`` plays their seat again."""
     with transaction.atomic():
         game, seat, _state = locked_for_play(game, user)
         if not seat.stand_in:
@@ -114,4 +118,3 @@ def bot_answer(*, game: Game, seat_id: int, version: int) -> None:
         if seat.stand_in and not seat.stand_in_told:
             Seat.objects.filter(pk=seat.pk).update(stand_in_told=True)
             notifications.stand_in_played(seat)
-

@@ -9,11 +9,11 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..kinds import KINDS
-from ..models import Game
-from . import notifications
-from .errors import ServiceError
-from .locks import locked_for_play
+from games.kinds import KINDS
+from games.models import Game
+from games.services import notifications
+from games.services.errors import ServiceError
+from games.services.locks import locked_for_play
 
 PROMPT_EXPIRY_WITHIN = timedelta(minutes=30)
 

@@ -5,10 +5,10 @@ from contextlib import contextmanager
 from django.db import OperationalError
 from django.utils.translation import gettext as _
 
-from ..engine import IllegalMove
-from ..models import Game
-from ..selectors import player_names
-from ..translation import translate_illegal_move
+from games.engine import IllegalMove
+from games.models import Game
+from games.selectors import player_names
+from games.translation import translate_illegal_move
 
 
 class ServiceError(Exception):

@@ -12,15 +12,14 @@ from django.utils.translation import gettext as _
 from accounts.mail import address_opt_out, mail_refused
 from accounts.models import AddressOptOut, profile_of
 from accounts.services import bot_account
-
-from ..engine.seats import seat_players
-from ..kinds import DEFAULT_KIND, KINDS
-from ..models import Game, Invitation, Seat
-from ..selectors import seat_of
-from . import notifications
-from .errors import ServiceError, engine_call
-from .play import DEFAULT_TAKEOVER, events_append
-from .preferences import preferences_events
+from games.engine.seats import seat_players
+from games.kinds import DEFAULT_KIND, KINDS
+from games.models import Game, Invitation, Seat
+from games.selectors import seat_of
+from games.services import notifications
+from games.services.errors import ServiceError, engine_call
+from games.services.play import DEFAULT_TAKEOVER, events_append
+from games.services.preferences import preferences_events
 
 # Invitations are emails from our domain to addresses someone typed: enough to
 # fill any game (and replace a few who decline), not enough to send spam.
@@ -267,7 +266,9 @@ def game_rematch(*, game: Game, by) -> Game:
             reminders=game.reminders,
             first=Game.First.PLAYER if winner else Game.First.RANDOM,
             first_user=winner.user if winner else None,
-            kind_options={name: game.options[name] for name in KINDS[game.kind].create_fields() if name in game.options},
+            kind_options={
+                name: game.options[name] for name in KINDS[game.kind].create_fields() if name in game.options
+            },
             takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
         )
         rematch.options["rematch_of"] = game.pk
@@ -285,6 +286,4 @@ def game_rematch(*, game: Game, by) -> Game:
 
 def rematch_of(game: Game) -> Game | None:
     """The rematch made after ``game`` (a cancelled one does not count)."""
-    return (
-        Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()
-    )
+    return Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()

@@ -2,9 +2,9 @@
 
 from django.utils.translation import gettext as _
 
-from ..models import Game
-from ..selectors import game_state, seat_of, seats_of
-from .errors import NotSeated, ServiceError
+from games.models import Game
+from games.selectors import game_state, seat_of, seats_of
+from games.services.errors import NotSeated, ServiceError
 
 
 def locked_for_play(game: Game, user):

@@ -12,9 +12,8 @@ from celery import signature
 from django.conf import settings
 from django.utils import timezone
 
+from games.models import Game, Invitation, Seat
 from outbox import services as outbox
-
-from ..models import Game, Invitation, Seat
 
 SEND_INVITATION = "games.tasks.send_invitation"
 SEND_REMINDER = "games.tasks.send_reminder"
@@ -26,8 +25,18 @@ GIVE_STANDING_ANSWERS = "games.tasks.give_standing_answers"
 SEND_REPLY_UNCLEAR = "games.tasks.send_reply_unclear"
 BOT_ANSWER = "games.tasks.bot_answer"
 SEND_STAND_IN = "games.tasks.send_stand_in"
-TASKS = (SEND_INVITATION, SEND_REMINDER, REMIND_GAME, GAMES_ADVANCED, EXPIRE_DEADLINE, ANNOUNCE_EXTENSION,
-         GIVE_STANDING_ANSWERS, SEND_REPLY_UNCLEAR, BOT_ANSWER, SEND_STAND_IN)
+TASKS = (
+    SEND_INVITATION,
+    SEND_REMINDER,
+    REMIND_GAME,
+    GAMES_ADVANCED,
+    EXPIRE_DEADLINE,
+    ANNOUNCE_EXTENSION,
+    GIVE_STANDING_ANSWERS,
+    SEND_REPLY_UNCLEAR,
+    BOT_ANSWER,
+    SEND_STAND_IN,
+)
 
 
 def _queue(task: str, *args, eta=None, key: str | None = None) -> None:
@@ -93,7 +102,9 @@ def preferences_key(user_id: int) -> str:
 
 def reply_unclear(seat: Seat, *, line: str, problem: str, reading: str) -> None:
     """Tell ``seat``'s player that their reply ``line`` was not played, and why."""
-    outbox.send(signature(SEND_REPLY_UNCLEAR, args=(seat.pk,), kwargs={"line": line, "problem": problem, "reading": reading}))
+    outbox.send(
+        signature(SEND_REPLY_UNCLEAR, args=(seat.pk,), kwargs={"line": line, "problem": problem, "reading": reading})
+    )
 
 
 def seat_notified(*, seat: Seat, version: int) -> None:

@@ -24,16 +24,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from coupsite.rows import rows_insert, rows_update
-
-from ..engine.seats import seat_position
-from ..kinds import KINDS
-from ..models import ChatMessage, Event, Game, Seat, SeatChange
-from ..selectors import game_state, seat_of
-from . import clock, notifications
-from .attention import game_isolated
-from .errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
-from .locks import locked_for_play, locked_table
-from .results import game_results_record
+from games.engine.seats import seat_position
+from games.kinds import KINDS
+from games.models import ChatMessage, Event, Game, Seat, SeatChange
+from games.selectors import game_state, seat_of
+from games.services import clock, notifications
+from games.services.attention import game_isolated
+from games.services.errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
+from games.services.locks import locked_for_play, locked_table
+from games.services.results import game_results_record
 
 CHAT_MAX_LENGTH = 1000
 # A bot stands in for a player after this many deadlines missed in a row, unless
@@ -255,7 +254,7 @@ class Advance:
         """The events as the log gives them back once stored, each with its ``seq``
         (``games.history``): through JSON, as the database keeps them."""
         stored = json.loads(json.dumps([row.payload for row in self.rows]))
-        return [{**payload, "seq": row.seq} for row, payload in zip(self.rows, stored)]
+        return [{**payload, "seq": row.seq} for row, payload in zip(self.rows, stored, strict=True)]
 
 
 def events_prepare(game: Game, state, events, *, seats: list | None = None) -> Advance:

@@ -5,12 +5,12 @@ decision at once."""
 
 from django.db import transaction
 
-from ..kinds import KINDS
-from ..models import Game, Seat
-from ..selectors import game_state
-from .attention import game_isolated
-from .errors import engine_call
-from .play import events_append_keeping_clock
+from games.kinds import KINDS
+from games.models import Game, Seat
+from games.selectors import game_state
+from games.services.attention import game_isolated
+from games.services.errors import engine_call
+from games.services.play import events_append_keeping_clock
 
 
 def preferences_give(*, user) -> int:

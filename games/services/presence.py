@@ -5,7 +5,7 @@ player's presence is soon stale, and losing it only sends an email sooner."""
 
 from django.core.cache import cache
 
-from ..models import Seat
+from games.models import Seat
 
 # Longer than a poll's interval, even in a background tab whose timers a
 # browser slows to once a minute.

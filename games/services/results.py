@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from ..engine.common import PUBLIC
-from ..engine.events import Event as EngineEvent
-from ..kinds import KINDS
-from ..models import Event, Game, SeatResult
+from games.engine.common import PUBLIC
+from games.engine.events import Event as EngineEvent
+from games.kinds import KINDS
+from games.models import Event, Game, SeatResult
 
 COUNTERS = ("moves", "claims", "claims_challenged", "bluffs_caught", "challenges_made", "challenges_won")
 

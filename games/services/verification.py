@@ -9,9 +9,9 @@ that differs, or whose log cannot be replayed, and marks it for attention:
 import json
 from dataclasses import dataclass
 
-from ..kinds import KINDS
-from ..models import Event, Game
-from .attention import game_attention_mark
+from games.kinds import KINDS
+from games.models import Event, Game
+from games.services.attention import game_attention_mark
 
 
 @dataclass(frozen=True)

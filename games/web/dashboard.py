@@ -38,11 +38,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.web.forms import number_in
 from games.kinds import KINDS, variant_name
 from games.models import Event, Game, Invitation, Seat, SeatResult
 from games.selectors import GameUnreadable, display_name, game_state
 from games.services.attention import game_attention_mark
+from games.web.forms import number_in
 
 PAST_PER_PAGE = 20
 RECENT_RESULTS = 5
@@ -134,7 +134,9 @@ def _active_row(game: Game, seat: Seat, names: dict) -> dict:
         "name": game_name(game.kind),
         "variants": variant_names(game.kind, game.variants),
         "players": [names[s.player] for s in game.seats.all()],
-        "waits_for": game_kind.waits_for(awaited[seat.player], view, seat.player, names) if seat.player in awaited else "",
+        "waits_for": game_kind.waits_for(awaited[seat.player], view, seat.player, names)
+        if seat.player in awaited
+        else "",
         "turn": (_("Your turn") if turn == seat.player else _("%(player)s's turn") % {"player": names.get(turn, turn)})
         if turn
         else "",
@@ -321,8 +323,14 @@ def _opponents(user, limit=None) -> list[dict]:
     if limit:
         users = users[:limit]
     return [
-        {"user": u, "name": display_name(u), "games": u.games, "ahead": u.ahead, "behind": u.behind,
-         "rate": _percent(u.ahead, u.games)}
+        {
+            "user": u,
+            "name": display_name(u),
+            "games": u.games,
+            "ahead": u.ahead,
+            "behind": u.behind,
+            "rate": _percent(u.ahead, u.games),
+        }
         for u in users
     ]
 
@@ -348,7 +356,10 @@ def statistics(user) -> dict:
         ],
         "by_players": _bars(
             [
-                {**_rate_row(ngettext("%(count)d player", "%(count)d players", n) % {"count": n}, counts), "fair": _percent(1, n)}
+                {
+                    **_rate_row(ngettext("%(count)d player", "%(count)d players", n) % {"count": n}, counts),
+                    "fair": _percent(1, n),
+                }
                 for n, counts in sorted(by_players.items())
             ]
         ),
@@ -375,7 +386,16 @@ def _bars(rows: list[dict]) -> dict:
     return {"rows": rows, "height": len(rows) * BAR_ROW + 8, "x": BAR_X, "width": BAR_WIDTH, "end": BAR_X + BAR_WIDTH}
 
 
-COUNTED = ("games", "wins", "claims", "claims_challenged", "bluffs_caught", "challenges_made", "challenges_won", "moves")
+COUNTED = (
+    "games",
+    "wins",
+    "claims",
+    "claims_challenged",
+    "bluffs_caught",
+    "challenges_made",
+    "challenges_won",
+    "moves",
+)
 
 
 def _tally(groups) -> dict:
@@ -390,7 +410,12 @@ def _add(into: dict, key, group: dict) -> None:
 
 
 def _rate_row(label: str, counts: dict) -> dict:
-    return {"label": label, "games": counts["games"], "wins": counts["wins"], "rate": _percent(counts["wins"], counts["games"])}
+    return {
+        "label": label,
+        "games": counts["games"],
+        "wins": counts["wins"],
+        "rate": _percent(counts["wins"], counts["games"]),
+    }
 
 
 def _percent(part, whole) -> int | None:
@@ -400,7 +425,14 @@ def _percent(part, whole) -> int | None:
 def _split(part: int, whole: int) -> dict:
     """``part`` of ``whole``, with the widths (out of 300) of a stacked bar."""
     width = round(300 * part / whole, 1) if whole else 0
-    return {"part": part, "whole": whole, "rest": whole - part, "rate": _percent(part, whole), "width": width, "rest_width": 300 - width}
+    return {
+        "part": part,
+        "whole": whole,
+        "rest": whole - part,
+        "rate": _percent(part, whole),
+        "width": width,
+        "rest_width": 300 - width,
+    }
 
 
 def _months(user) -> list[dict]:
@@ -420,7 +452,11 @@ def _months(user) -> list[dict]:
         .order_by("month")
     }
     months = [
-        {"start": start, "games": counts.get(start.date(), {}).get("games", 0), "wins": counts.get(start.date(), {}).get("wins", 0)}
+        {
+            "start": start,
+            "games": counts.get(start.date(), {}).get("games", 0),
+            "wins": counts.get(start.date(), {}).get("wins", 0),
+        }
         for start in starts
     ]
     top = max((month["games"] for month in months), default=0) or 1

@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import BOT_LEVEL_NAMES
 from games.engine import IllegalMove
 from games.engine.seats import seat_players
-from games.services.bots import SEATED_LEVELS
 from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices, variant_name
+from games.services.bots import SEATED_LEVELS
 from games.translation import translate_illegal_move
 
 
@@ -78,7 +78,10 @@ class GameCreateForm(forms.Form):
     )
     takeover = forms.ChoiceField(
         label=_("When a player stops answering, a bot plays for them"),
-        choices=TAKEOVER_FORM_CHOICES, initial="2", widget=forms.RadioSelect, required=False,
+        choices=TAKEOVER_FORM_CHOICES,
+        initial="2",
+        widget=forms.RadioSelect,
+        required=False,
     )
 
     def __init__(self, *args, **kwargs):

@@ -13,9 +13,8 @@ from django.core.cache import caches
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timesince import timeuntil
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from accounts.models import bot_label
 from games.kinds import KINDS
@@ -95,7 +94,9 @@ def _static_panels(kind: str, variants: list[str]) -> dict:
     presenter = KINDS[kind]
     context = {"rules": presenter.rules_summary(variants), **presenter.static_context(variants)}
     return {
-        "reference_panel": render_to_string(presenter.reference_template, context) if presenter.reference_template else "",
+        "reference_panel": render_to_string(presenter.reference_template, context)
+        if presenter.reference_template
+        else "",
         "rules_panel": render_to_string("games/_rules.html", context),
     }
 
@@ -240,7 +241,6 @@ def _duration(seconds: int) -> str:
     return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
-
 def with_seat_changes(game: Game, lines: list[Line], start: int = 0, seats: list[Seat] | None = None) -> list[Line]:
     """``lines`` (a kind's sentences, of the events from ``start`` on) with, at their
     place, the bots taking seats over for absent players and those players coming
@@ -268,6 +268,10 @@ def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
     # The changes alone (no join): their players are among the seats already read.
     players = {seat.pk: seat.user for seat in seats}
     return [
-        Line(seq=version, text=sentences[change] % {**words, "name": display_name(players[seat_id])}, kind="seat.changed")
-        for seat_id, version, change in game.seat_changes.filter(version__gte=start).order_by("version", "pk").values_list("seat_id", "version", "change")
+        Line(
+            seq=version, text=sentences[change] % {**words, "name": display_name(players[seat_id])}, kind="seat.changed"
+        )
+        for seat_id, version, change in game.seat_changes.filter(version__gte=start)
+        .order_by("version", "pk")
+        .values_list("seat_id", "version", "change")
     ]

@@ -78,4 +78,3 @@ def _winners(view: dict, names: dict) -> str | None:
     winner = view.get("winner")
     winners = winner if isinstance(winner, list) else [winner] if winner else []
     return ", ".join(names.get(w, w) for w in winners) or None
-

@@ -26,7 +26,15 @@ from games.selectors import display_name, player_names, seat_of, seats_of, table
 from games.services import bots, clock, gathering, play, presence
 from games.services.errors import NotSeated, ServiceError
 from games.web import dashboard, pages, replays
-from games.web.forms import BotSeatForm, ChatForm, GameCreateForm, InviteForm, PracticeForm, bot_level_choices, number_in
+from games.web.forms import (
+    BotSeatForm,
+    ChatForm,
+    GameCreateForm,
+    InviteForm,
+    PracticeForm,
+    bot_level_choices,
+    number_in,
+)
 
 POLL_SECONDS = 4  # how often an open game page asks whether anything changed
 STOP_POLLING = 286  # htmx: swap this answer, then stop polling
@@ -85,7 +93,9 @@ def practice(request):
         return redirect("game_create")
     data = form.cleaned_data
     try:
-        game = bots.practice_start(host=request.user, kind=data["kind"], seat_count=data["seat_count"], level=data["level"])
+        game = bots.practice_start(
+            host=request.user, kind=data["kind"], seat_count=data["seat_count"], level=data["level"]
+        )
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("game_create")
@@ -224,7 +234,9 @@ def _command(text: str) -> dict:
 @login_required
 @require_POST
 def resign(request, pk):
-    return _act(request, pk, lambda game: play.game_resign(game=game, user=request.user), _("You resigned from the game."))
+    return _act(
+        request, pk, lambda game: play.game_resign(game=game, user=request.user), _("You resigned from the game.")
+    )
 
 
 def _act(request, pk, call, done: str | None = None, then: str | None = None):
@@ -257,7 +269,10 @@ def resume(request, pk):
 @require_POST
 def extend(request, pk):
     return _act(
-        request, pk, lambda game: clock.time_extend(game=game, user=request.user), _("You have more time for this decision.")
+        request,
+        pk,
+        lambda game: clock.time_extend(game=game, user=request.user),
+        _("You have more time for this decision."),
     )
 
 
@@ -265,7 +280,9 @@ def extend(request, pk):
 @require_POST
 def stand_in(request, pk):
     return _act(
-        request, pk, lambda game: bots.stand_in_ask(game=game, user=request.user),
+        request,
+        pk,
+        lambda game: bots.stand_in_ask(game=game, user=request.user),
         _("A bot plays for you until you are back."),
     )
 
@@ -273,7 +290,12 @@ def stand_in(request, pk):
 @login_required
 @require_POST
 def back(request, pk):
-    return _act(request, pk, lambda game: bots.stand_in_end(game=game, user=request.user), _("Welcome back: you play your seat again."))
+    return _act(
+        request,
+        pk,
+        lambda game: bots.stand_in_end(game=game, user=request.user),
+        _("Welcome back: you play your seat again."),
+    )
 
 
 # ---- after the game ---------------------------------------------------------------------
@@ -302,7 +324,9 @@ def game_history(request, pk):
         return _to_game(game)
     lines = history.full(game, seat.player, player_names(game, seats))
     context = {
-        "game": game, "game_name": KINDS[game.kind].name, "turns": pages.turns(pages.with_seat_changes(game, lines, seats=seats)),
+        "game": game,
+        "game_name": KINDS[game.kind].name,
+        "turns": pages.turns(pages.with_seat_changes(game, lines, seats=seats)),
     }
     return render(request, "games/history.html", context)
 
@@ -335,13 +359,17 @@ def _chat_context(game, form=None, seats=None) -> dict:
     """The table talk's latest messages. Their authors are the players seated, read
     with the ``seats`` (``seats_of``) the page holds; a player who left a gathering
     game after speaking is read apart."""
-    chat = list(ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", "user_id", "text", "created_at")[:100])
+    chat = list(
+        ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", "user_id", "text", "created_at")[:100]
+    )
     chat.reverse()
     authors = {seat.user_id: seat.user for seat in (seats_of(game) if seats is None else seats)}
     if missing := {user_id for _pk, user_id, _text, _at in chat} - authors.keys():
         authors |= {user.pk: user for user in get_user_model().objects.select_related("profile").filter(pk__in=missing)}
     return {
-        "chat": [{"id": pk, "name": display_name(authors[user_id]), "text": text, "at": at} for pk, user_id, text, at in chat],
+        "chat": [
+            {"id": pk, "name": display_name(authors[user_id]), "text": text, "at": at} for pk, user_id, text, at in chat
+        ],
         "chat_last": chat[-1][0] if chat else 0,
         "chat_form": form,  # its errors, when a message posted was refused
         "game": game,
@@ -447,13 +475,17 @@ def seat_bot(request, pk):
 @login_required
 @require_POST
 def leave(request, pk):
-    return _act(request, pk, lambda game: gathering.seat_leave(game=game, user=request.user), _("You left the game."), "home")
+    return _act(
+        request, pk, lambda game: gathering.seat_leave(game=game, user=request.user), _("You left the game."), "home"
+    )
 
 
 @login_required
 @require_POST
 def cancel(request, pk):
-    return _act(request, pk, lambda game: gathering.game_cancel(game=game, by=request.user), _("The game is cancelled."), "home")
+    return _act(
+        request, pk, lambda game: gathering.game_cancel(game=game, by=request.user), _("The game is cancelled."), "home"
+    )
 
 
 def join(request, token):

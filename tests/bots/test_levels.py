@@ -40,7 +40,7 @@ def test_the_treason_level_plays_classic_coup_to_the_end():
 
 
 def test_every_kind_offers_its_levels_through_the_registry():
-    for name, kind in KINDS.items():
+    for kind in KINDS.values():
         assert kind.bot_levels[:3] == ("default", "easy", "strong")
         for level in kind.bot_levels:
             assert kind.bot(level).level == level
@@ -48,7 +48,9 @@ def test_every_kind_offers_its_levels_through_the_registry():
 
 
 def test_a_level_that_does_not_exist_is_refused_with_the_levels_there_are():
-    with pytest.raises(UnknownBotLevel, match="no 'grandmaster' bot for coup; the levels are: default, easy, strong, treason"):
+    with pytest.raises(
+        UnknownBotLevel, match="no 'grandmaster' bot for coup; the levels are: default, easy, strong, treason"
+    ):
         bot_for("coup", "grandmaster")
     with pytest.raises(ValueError, match="no 'treason' bot for kobayakawa"):
         KINDS["kobayakawa"].bot("treason")
@@ -70,7 +72,9 @@ def test_the_arena_refuses_bad_input_with_a_clean_error(capsys):
     with pytest.raises(CommandError, match="Unknown variant: cheating"):
         arena("--game", "coup", "--players", "2", "--games", "1", "--seats", "easy,easy", "--variants", "cheating")
     with pytest.raises(CommandError, match="classic Coup only"):
-        arena("--game", "coup", "--players", "3", "--games", "1", "--seats", "treason,easy,easy", "--variants", "lawyer")
+        arena(
+            "--game", "coup", "--players", "3", "--games", "1", "--seats", "treason,easy,easy", "--variants", "lawyer"
+        )
     assert capsys.readouterr().out == ""  # nothing half-printed
 
 

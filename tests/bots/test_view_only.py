@@ -81,7 +81,7 @@ def redeal(places, rng, sort):
     before = list(pool)
     rng.shuffle(pool)
     start = 0
-    for (real, known, field), count in zip(places, shapes):
+    for (real, known, field), count in zip(places, shapes, strict=True):
         value, knew = getattr(real, field), getattr(known, field)
         dealt = pool[start : start + count]
         start += count
@@ -93,7 +93,7 @@ def redeal(places, rng, sort):
             setattr(real, field, cards)
         elif value is not None and count:
             setattr(real, field, dealt[0])
-    return sum(1 for a, b in zip(before, pool) if a != b)
+    return sum(1 for a, b in zip(before, pool, strict=True) if a != b)
 
 
 REDEAL = {"coup": redeal_coup, "kobayakawa": redeal_kobayakawa}

@@ -167,7 +167,7 @@ def test_dashboard_shows_the_result_and_the_replay_steps_through_the_game(new_pa
     seen = [first["line"]]
     state = first
     while state["line"] != "Ana's turn.":
-        assert state["step"] < count, f"no \"Ana's turn.\" in the replay: {seen}"
+        assert state["step"] < count, f'no "Ana\'s turn." in the replay: {seen}'
         _click_step(cai_page, "Forward ›")
         state = _replay_state(cai_page)
         seen.append(state["line"])

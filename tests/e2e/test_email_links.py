@@ -12,8 +12,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from accounts.models import profile_of
-from games.services import gathering
 from games.models import Game
+from games.services import gathering
 from tests.e2e.helpers import answer_links, is_logged_in, site_path
 
 

@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.models import profile_of
-from games.services import gathering
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
+from games.services import gathering
 from tests.e2e.helpers import click_option, decision_options, log_in, page_messages
 
 PASSWORD = "correct-horse-battery-9"
@@ -47,7 +47,12 @@ def _choose(options: list[dict]) -> dict:
 def test_three_players_play_kobayakawa_to_the_end(new_page, live_server):
     ana, ben, cai = _player("Ana"), _player("Ben"), _player("Cai")
     game = gathering.game_create(
-        host=ana, kind="kobayakawa", variants=[], seat_count=3, turn_seconds=86400, response_seconds=28800,
+        host=ana,
+        kind="kobayakawa",
+        variants=[],
+        seat_count=3,
+        turn_seconds=86400,
+        response_seconds=28800,
         first=Game.First.HOST,
     )
     for user in (ben, cai):

@@ -12,9 +12,9 @@ import re
 from django.conf import settings
 from playwright.sync_api import expect
 
+from games.services import play
 from tests.e2e.helpers import log_in
 from tests.players import PASSWORD, awaited, make_player, play_randomly, started_game
-from games.services import play
 
 SHOTS = settings.BASE_DIR / "var" / "screenshots" / "table"
 
@@ -165,7 +165,9 @@ def test_the_kobayakawa_table_keeps_its_card_reference_at_hand(new_page, live_se
         expect(reference.locator("dd").first).to_be_visible()
         for line in KOBAYAKAWA_REFERENCE:
             expect(reference).to_contain_text(line)
-        answers = dict(zip(reference.locator("dt").all_inner_texts(), reference.locator("dd").all_inner_texts()))
+        answers = dict(
+            zip(reference.locator("dt").all_inner_texts(), reference.locator("dd").all_inner_texts(), strict=True)
+        )
         assert list(answers) == list(KOBAYAKAWA_ANSWERS)
         for term, text in KOBAYAKAWA_ANSWERS.items():
             assert answers[term].startswith(text), (term, answers[term])

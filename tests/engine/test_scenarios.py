@@ -29,8 +29,7 @@ SCENARIOS = REPO / "tests" / "scenarios"
 MALFORMED = SCENARIOS / "malformed"
 
 SCENARIO_FILES = sorted(
-    p for p in SCENARIOS.rglob("*.json")
-    if not p.name.endswith(".expect.json") and MALFORMED not in p.parents
+    p for p in SCENARIOS.rglob("*.json") if not p.name.endswith(".expect.json") and MALFORMED not in p.parents
 )
 MALFORMED_FILES = sorted(MALFORMED.glob("*.json"))
 # Kobayakawa's views have their own hiding test (test_kobayakawa_scenarios.py).
@@ -85,18 +84,20 @@ def mismatches(expected, actual, path="state"):
 def check_result(expect, result):
     problems = []
     if result.get("ok") is not expect["ok"]:
-        problems.append(f"ok: expected {expect['ok']!r}, got {result.get('ok')!r} "
-                        f"(rejected: {result.get('rejected')!r})")
+        problems.append(
+            f"ok: expected {expect['ok']!r}, got {result.get('ok')!r} (rejected: {result.get('rejected')!r})"
+        )
     if not expect["ok"]:
         rejected = result.get("rejected") or {}
         if "rejected_step" in expect and rejected.get("step") != expect["rejected_step"]:
-            problems.append(f"rejected.step: expected {expect['rejected_step']!r}, "
-                            f"got {rejected.get('step')!r} ({rejected.get('error')!r})")
+            problems.append(
+                f"rejected.step: expected {expect['rejected_step']!r}, "
+                f"got {rejected.get('step')!r} ({rejected.get('error')!r})"
+            )
         if "error_contains" in expect:
             err = str(rejected.get("error", ""))
             if expect["error_contains"].lower() not in err.lower():
-                problems.append(f"rejected.error: {err!r} does not contain "
-                                f"{expect['error_contains']!r}")
+                problems.append(f"rejected.error: {err!r} does not contain {expect['error_contains']!r}")
     elif result.get("rejected") is not None:
         problems.append(f"rejected: expected null, got {result['rejected']!r}")
     problems.extend(mismatches(expect.get("state", {}), result.get("state")))
@@ -106,8 +107,7 @@ def check_result(expect, result):
 def test_matcher_reports_paths():
     actual = {"players": [{"name": "ana", "coins": 3, "hand": ["duke"]}], "court": [1, 2]}
     assert mismatches({"players": {"ana": {"coins": 3}}, "court": [1, 2]}, actual) == []
-    assert mismatches({"players": {"ana": {"coins": 4}}}, actual) == [
-        "state.players[ana].coins: expected 4, got 3"]
+    assert mismatches({"players": {"ana": {"coins": 4}}}, actual) == ["state.players[ana].coins: expected 4, got 3"]
     assert mismatches({"court": [2, 1]}, actual)[0].startswith("state.court:")
     assert "missing" in mismatches({"turn": "ana"}, actual)[0]
     assert mismatches({"players": {"bob": {}}}, actual)[0].startswith("state.players[bob]")
@@ -123,8 +123,7 @@ def test_scenario(path):
     problems = check_result(expect, result)
     for viewer, exp_view in expect.get("views", {}).items():
         view_result = run(json.loads(path.read_text()), view=viewer)
-        problems.extend(f"[view {viewer}] {p}"
-                        for p in mismatches(exp_view, view_result.get("state"), "state"))
+        problems.extend(f"[view {viewer}] {p}" for p in mismatches(exp_view, view_result.get("state"), "state"))
     assert not problems, f"{_id(path)}:\n  " + "\n  ".join(problems)
 
 
@@ -164,8 +163,7 @@ def test_views_hide_other_hands_and_court(path):
 
 
 def test_every_scenario_has_an_expectation():
-    missing = [_id(p) for p in SCENARIO_FILES
-               if not p.with_name(p.name[:-5] + ".expect.json").exists()]
+    missing = [_id(p) for p in SCENARIO_FILES if not p.with_name(p.name[:-5] + ".expect.json").exists()]
     assert not missing
     assert len(SCENARIO_FILES) >= 80
 
@@ -261,8 +259,9 @@ def test_manage_py_scenario_exit_status_and_output():
     exits 0; a malformed one prints a one-line error and exits 2."""
 
     def manage_py_scenario(path):
-        return subprocess.run([sys.executable, "manage.py", "scenario", str(path)],
-                              cwd=REPO, capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "manage.py", "scenario", str(path)], cwd=REPO, capture_output=True, text=True, timeout=120
+        )
 
     good = manage_py_scenario(WORKED_EXAMPLE)
     assert good.returncode == 0, good.stderr

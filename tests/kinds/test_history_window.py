@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from games.engine.playout import random_game
 from games import history
+from games.engine.playout import random_game
 from games.history import LATEST_TURNS, History
 from games.kinds import KINDS
 
@@ -34,7 +34,7 @@ def assert_latest_turns_of(told: History, whole: list, version: int, window: int
     so_far = [line for line in whole if line.seq < version]
     turns = sum(line.turn for line in so_far)
     assert told.version == version
-    assert told.lines == so_far[len(so_far) - len(told.lines):]
+    assert told.lines == so_far[len(so_far) - len(told.lines) :]
     if turns <= window:
         assert told.lines == so_far and not told.earlier
     else:

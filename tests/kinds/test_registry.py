@@ -14,8 +14,10 @@ from games.engine.dealer import SeededDealer
 from games.kinds import APPS, KIND_NAMES, KINDS, GameKind, rules_of, variant_choices, variant_name
 
 PLAYERS = {"coup": (2, 4, 7), "kobayakawa": (3, 6)}
-VARIANTS = {"coup": [(), ("inquisitor", "factions"), ("lawyer", "patron"), ("declared_coup", "declared_assassination")],
-            "kobayakawa": [()]}
+VARIANTS = {
+    "coup": [(), ("inquisitor", "factions"), ("lawyer", "patron"), ("declared_coup", "declared_assassination")],
+    "kobayakawa": [()],
+}
 
 
 def protocol_members() -> set[str]:
@@ -44,8 +46,14 @@ def test_a_kind_provides_every_member_of_the_contract(name):
 @pytest.mark.parametrize("name", KIND_NAMES)
 def test_the_templates_a_kind_names_exist(name):
     kind = KINDS[name]
-    names = [kind.situation_template, kind.table_template, kind.replay_template, kind.answer_template,
-             *kind.email_situation, *kind.email_table]
+    names = [
+        kind.situation_template,
+        kind.table_template,
+        kind.replay_template,
+        kind.answer_template,
+        *kind.email_situation,
+        *kind.email_table,
+    ]
     if kind.reference_template is not None:
         names.append(kind.reference_template)
     for template in names:

@@ -19,7 +19,9 @@ def decisions_of_random_games(kind: str, variants, games: int = 4):
     engine = KINDS[kind]
     rng = random.Random(f"{kind}{variants}")
     for _ in range(games):
-        players = ["p1", "p2", "p3", "p4"] if kind == "kobayakawa" or "two_player_draft" not in variants else ["p1", "p2"]
+        players = (
+            ["p1", "p2", "p3", "p4"] if kind == "kobayakawa" or "two_player_draft" not in variants else ["p1", "p2"]
+        )
         state = engine.replay(engine.setup(players=players, first="p1", variants=variants))
         while not engine.is_over(state):
             player, _kind, version = rng.choice(engine.awaiting(state))
@@ -29,7 +31,9 @@ def decisions_of_random_games(kind: str, variants, games: int = 4):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("kind", "variants"), [("coup", ())] + [("coup", (v,)) for v in VARIANTS] + [("kobayakawa", ())])
+@pytest.mark.parametrize(
+    ("kind", "variants"), [("coup", ())] + [("coup", (v,)) for v in VARIANTS] + [("kobayakawa", ())]
+)
 def test_every_listed_reply_word_plays_its_answer(kind, variants, language):
     engine = KINDS[kind]
     names = {player: name for player, name in NAMES.items()}
@@ -43,11 +47,14 @@ def test_every_listed_reply_word_plays_its_answer(kind, variants, language):
                 assert reply.option == option, (word, reply)
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", ["allow", "challenge", "block captain", "block ambassador"]),
-    ("es", ["permitir", "desafiar", "bloquear capitán", "bloquear embajador"]),
-    ("pt-br", ["permitir", "duvidar", "bloquear capitão", "bloquear embaixador"]),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["allow", "challenge", "block captain", "block ambassador"]),
+        ("es", ["permitir", "desafiar", "bloquear capitán", "bloquear embajador"]),
+        ("pt-br", ["permitir", "duvidar", "bloquear capitão", "bloquear embaixador"]),
+    ],
+)
 def test_the_reply_words_of_a_steal_are_in_the_readers_language(language, words):
     engine = KINDS["coup"]
     state = engine.replay(engine.setup(players=["p1", "p2", "p3"], first="p1"))

@@ -42,8 +42,10 @@ def kobayakawa_public(everything: dict) -> dict:
 
 
 PUBLIC_PART = {"coup": coup_public, "kobayakawa": kobayakawa_public}
-GAMES = {"coup": [(2, ("two_player_draft",)), (4, ("inquisitor", "factions")), (5, ("lawyer", "declared_coup"))],
-         "kobayakawa": [(3, ()), (5, ())]}
+GAMES = {
+    "coup": [(2, ("two_player_draft",)), (4, ("inquisitor", "factions")), (5, ("lawyer", "declared_coup"))],
+    "kobayakawa": [(3, ()), (5, ())],
+}
 
 
 def test_every_kind_is_checked_here():

@@ -4,7 +4,6 @@
 from accounts.models import EmailMode, profile_of
 from games.mail import emails
 from games.services import gathering, play
-
 from tests.players import awaited, make_player, started_game
 
 # Names a template would escape in HTML: the text parts must show them as typed.
@@ -15,7 +14,7 @@ def every_email(smtp) -> dict:
     """Send one email of each kind to players whose names carry quotes, an ampersand
     and an angle bracket; return them by kind (the captured messages)."""
     ana, ben, cai = (make_player(name.split()[0]) for name in AWKWARD_NAMES)
-    for user, name in zip((ana, ben, cai), AWKWARD_NAMES):
+    for user, name in zip((ana, ben, cai), AWKWARD_NAMES, strict=True):
         profile = profile_of(user)
         profile.display_name = name
         profile.save()
@@ -27,8 +26,13 @@ def every_email(smtp) -> dict:
         [sent[kind]] = smtp.messages[-1:]
 
     waiting = gathering.game_create(host=ana, variants=[], seat_count=3, turn_seconds=86400, response_seconds=28800)
-    capture("invitation", lambda: (gathering.invitation_send(game=waiting, by=ana, email="dora@example.com"),
-                                   emails.send_invitation(waiting.invitations.get().pk)))
+    capture(
+        "invitation",
+        lambda: (
+            gathering.invitation_send(game=waiting, by=ana, email="dora@example.com"),
+            emails.send_invitation(waiting.invitations.get().pk),
+        ),
+    )
     game = started_game(ana, ben, cai)
     play.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
     ben_seat, cai_seat = game.seats.get(user=ben), game.seats.get(user=cai)

@@ -7,14 +7,12 @@ import pytest
 from django.core import signing
 from django.urls import reverse
 
-from games.models import Game, Seat
-from games.selectors import game_state
 from games.kinds import KINDS
 from games.mail.tokens import ANSWER_SALT, answer_token, read_reply_address, reply_address
-
-from tests.web.conftest import answer
-
+from games.models import Game, Seat
+from games.selectors import game_state
 from tests.players import awaited
+from tests.web.conftest import answer
 
 
 @pytest.fixture
@@ -119,7 +117,9 @@ def test_the_confirmation_of_an_answer_tells_it_as_the_table_saw_it(client, game
     assert "Ana chose the cards to keep and returned the others to the court deck." in html
     kept = game_state(Game.objects.get(pk=game.pk)).by_name["p1"].hand
     assert sorted(kept) == sorted(options[0]["cards"])
-    assert hand_shown(response) == [] and not any(name in html for name in card_names(state.by_name["p1"].hand + state.by_name["p1"].drawn))
+    assert hand_shown(response) == [] and not any(
+        name in html for name in card_names(state.by_name["p1"].hand + state.by_name["p1"].drawn)
+    )
 
 
 def test_a_forged_link_is_refused(client, game, ana_seat):

@@ -16,7 +16,6 @@ from games.mail.tokens import read_answer_token
 from games.models import Seat
 from games.selectors import game_state, player_names
 from games.services import play
-
 from tests.players import awaited, make_player, started_game
 
 # A signed value (``django.core.signing``): its data, then the time it was signed and
@@ -143,4 +142,5 @@ def test_a_mail_server_failure_midway_retries_only_the_emails_not_sent(db, smtp)
     smtp.refused.clear()  # the server is back: the retry sends the rest, once each
     tasks.send_decisions.apply(args=retry.value.sig.args, throw=True)
     assert sorted(address for mail in smtp.messages for address in mail.to) == sorted(
-        seat.user.email for seat in (first, failing, last))
+        seat.user.email for seat in (first, failing, last)
+    )

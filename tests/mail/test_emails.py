@@ -3,16 +3,15 @@
 import re
 
 import pytest
-from django.core import signing
 from celery.exceptions import Retry
+from django.core import signing
 
 from accounts.models import EmailMode, Profile, profile_of
-from games.services import play
-from games.models import Game
-from games.selectors import game_state
 from games.mail import emails
 from games.mail.tokens import ANSWER_SALT, read_reply_address
-
+from games.models import Game
+from games.selectors import game_state
+from games.services import play
 from tests.players import awaited, started_game
 
 
@@ -27,7 +26,9 @@ def named(ana, ben, cai):
     return ana, ben, cai
 
 
-def test_the_first_player_is_asked_and_the_others_told_the_game_started(named, smtp, django_capture_on_commit_callbacks):
+def test_the_first_player_is_asked_and_the_others_told_the_game_started(
+    named, smtp, django_capture_on_commit_callbacks
+):
     ana, ben, cai = named
     game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
     [to_ana] = smtp.to("ana@example.com")
@@ -85,7 +86,10 @@ def test_emails_are_in_the_players_language(named, smtp, django_capture_on_commi
     profile.language = "es"
     profile.save()
     start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
-    assert "te toca" in smtp.to("ana@example.com")[0].text.lower() or "tu turno" in smtp.to("ana@example.com")[0].text.lower()
+    assert (
+        "te toca" in smtp.to("ana@example.com")[0].text.lower()
+        or "tu turno" in smtp.to("ana@example.com")[0].text.lower()
+    )
     assert "has started" in smtp.to("ben@example.com")[0].text
 
 
@@ -126,7 +130,12 @@ def test_a_failed_send_never_breaks_a_move(named, settings, django_capture_on_co
     email again (eagerly run here, the retry surfaces as ``Retry``)."""
     ana, ben, cai = named
     game = started_game(ana, ben, cai)
-    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {"host": "127.0.0.1", "port": 9, "timeout": 2}}}
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": 9, "timeout": 2},
+        }
+    }
     with pytest.raises(Retry, match="Connection refused"), django_capture_on_commit_callbacks(execute=True):
         play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     game.refresh_from_db()
@@ -149,7 +158,9 @@ def test_the_subject_tells_a_move_from_news_from_the_end(named, smtp, django_cap
     ana, ben, cai = named
     game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
     with django_capture_on_commit_callbacks(execute=True):
-        play.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
+        play.decision_submit(
+            game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1]
+        )
     assert smtp.to("ben@example.com")[-1].subject == f"Your move: Respond to Ana's Steal — Coup #{game.pk}"
     with django_capture_on_commit_callbacks(execute=True):
         play.game_resign(game=game, user=cai)

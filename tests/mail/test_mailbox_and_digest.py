@@ -14,7 +14,6 @@ from django.urls import Resolver404, resolve
 from accounts.models import EmailMode, profile_of
 from games import tasks
 from games.mail import emails
-
 from tests.players import started_game
 
 MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
@@ -68,7 +67,10 @@ def test_the_mailbox_lists_stored_emails_newest_first(maildir, debug_on, client)
 
 
 def test_the_mailbox_shows_an_email_sandboxed_with_its_text_and_headers(maildir, debug_on, client):
-    _send("Look", html_body='<html><body><a href="http://127.0.0.1:8000/a/x/">Allow</a><script>alert(1)</script></body></html>')
+    _send(
+        "Look",
+        html_body='<html><body><a href="http://127.0.0.1:8000/a/x/">Allow</a><script>alert(1)</script></body></html>',
+    )
     key = re.search(r'href="/mailbox/([^"/]+)/"', client.get("/mailbox/").content.decode())[1]
     page = client.get(f"/mailbox/{key}/").content.decode()
     frame = re.search(r"<iframe[^>]*>", page)[0]

@@ -9,8 +9,17 @@ ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 
 def test_no_text_part_of_any_email_carries_an_html_entity(db, smtp):
     sent = every_email(smtp)
-    assert set(sent) == {"invitation", "decision", "reminder", "started", "reply-unclear", "extension", "digest",
-                         "eliminated", "finished"}
+    assert set(sent) == {
+        "invitation",
+        "decision",
+        "reminder",
+        "started",
+        "reply-unclear",
+        "extension",
+        "digest",
+        "eliminated",
+        "finished",
+    }
     for kind, mail in sent.items():
         assert not ENTITY.search(mail.text), (kind, ENTITY.findall(mail.text))
         assert not ENTITY.search(mail.subject), (kind, mail.subject)

@@ -20,16 +20,19 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import profile_of
+from games.kinds.coup.words.replies import read_line
 from games.mail.inbound import first_line, html_to_text
 from games.mail.inbound import receive as inbound_receive
-from games.kinds.coup.words.replies import read_line
-from games.selectors import game_state, table_for
 from games.mail.tokens import reply_address
-
+from games.selectors import game_state, table_for
 from tests.players import awaited, started_game
 
 SPANISH = {
-    "duke": "Duque", "assassin": "Asesino", "captain": "Capitán", "ambassador": "Embajador", "contessa": "Condesa"
+    "duke": "Duque",
+    "assassin": "Asesino",
+    "captain": "Capitán",
+    "ambassador": "Embajador",
+    "contessa": "Condesa",
 }
 
 
@@ -154,11 +157,14 @@ def test_a_card_named_in_spanish_with_its_accent(game, ana, ben):
     assert state_of(game).by_name["p1"].revealed == [card]
 
 
-@pytest.mark.parametrize(("language", "steal", "block"), [
-    ("en", "steal ben", "block captain"),
-    ("es", "robar a ben", "bloquear capitán"),
-    ("pt-br", "roubar do ben", "bloquear capitão"),
-])
+@pytest.mark.parametrize(
+    ("language", "steal", "block"),
+    [
+        ("en", "steal ben", "block captain"),
+        ("es", "robar a ben", "bloquear capitán"),
+        ("pt-br", "roubar do ben", "bloquear capitão"),
+    ],
+)
 def test_replies_are_read_in_each_language(game, ana, ben, smtp, language, steal, block):
     for user in (ana, ben):
         profile = profile_of(user)
@@ -169,11 +175,14 @@ def test_replies_are_read_in_each_language(game, ana, ben, smtp, language, steal
     assert state_of(game).action.blocker == "p2" and state_of(game).action.block_card == "captain"
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", "allow / challenge / block captain / block ambassador"),
-    ("es", "permitir / desafiar / bloquear capitán / bloquear embajador"),
-    ("pt-br", "permitir / duvidar / bloquear capitão / bloquear embaixador"),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "allow / challenge / block captain / block ambassador"),
+        ("es", "permitir / desafiar / bloquear capitán / bloquear embajador"),
+        ("pt-br", "permitir / duvidar / bloquear capitão / bloquear embaixador"),
+    ],
+)
 def test_the_decision_email_lists_the_reply_words_in_the_readers_language(game, ana, ben, smtp, language, words):
     profile = profile_of(ben)
     profile.language = language
@@ -369,8 +378,13 @@ def test_the_anymail_postmark_inbound_webhook_plays_the_reply(game, ana, client,
 
 
 OTHER_ESP_PATHS = [
-    "/anymail/mailgun/inbound/", "/anymail/mailgun/inbound_mime/", "/anymail/sendgrid/inbound/",
-    "/anymail/amazon_ses/inbound/", "/anymail/postmark/tracking/", "/anymail/mandrill/", "/anymail/brevo/inbound/",
+    "/anymail/mailgun/inbound/",
+    "/anymail/mailgun/inbound_mime/",
+    "/anymail/sendgrid/inbound/",
+    "/anymail/amazon_ses/inbound/",
+    "/anymail/postmark/tracking/",
+    "/anymail/mandrill/",
+    "/anymail/brevo/inbound/",
 ]
 
 
@@ -418,7 +432,10 @@ def test_a_webhook_without_a_secret_stops_the_site_outside_debug(settings):
 
 def test_the_site_refuses_to_start_with_an_open_webhook(tmp_path):
     env = {
-        **os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "INBOUND_ESP": "postmark",
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "INBOUND_ESP": "postmark",
         "ANYMAIL_WEBHOOK_SECRET": "",
     }
     done = subprocess.run(

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Game
-from games.selectors import game_state
+from games.selectors import GameUnreadable, game_state
 from tests.players import awaited, make_player, started_game
 
 
@@ -113,7 +113,7 @@ def test_an_unreadable_game_is_shown_as_needing_attention_on_its_players_home_pa
     response = client.get(reverse("home"))
     assert response.status_code == 200
     html = response.content.decode()
-    attention = html[html.index("Needs attention"):]
+    attention = html[html.index("Needs attention") :]
     assert f"Game #{broken.pk}" in attention and f"Game #{fine.pk}" not in attention
     assert reverse("game", args=[fine.pk]) in html  # the other game is listed as usual
     assert Game.objects.get(pk=broken.pk).attention == "reading: GameUnreadable from KeyError"
@@ -135,7 +135,7 @@ def test_the_pages_of_an_unreadable_game_fail_gracefully(four, client):
     polled = client.get(reverse("game_live", args=[game.pk]), {"since": "0"}, headers={"HX-Request": "true"})
     assert (polled.status_code, polled["HX-Refresh"]) == (204, "true")  # the page reloads and says so
     assert client.get(reverse("home")).status_code == 200
-    with pytest.raises(Exception):
+    with pytest.raises(GameUnreadable):
         game_state(Game.objects.get(pk=game.pk))  # still broken: nothing was changed on the way
 
 

@@ -69,8 +69,9 @@ def test_an_absentee_is_played_by_a_bot_after_two_missed_deadlines_to_the_end(ce
         waiting = awaited(game)
         if "p1" in waiting:  # Ana answers whatever she is asked, at once
             state = game_state(game)
-            play.decision_submit(game=game, user=ana, command=rng.choice(engine.options(state, "p1")),
-                                 version=waiting["p1"][1])
+            play.decision_submit(
+                game=game, user=ana, command=rng.choice(engine.options(state, "p1")), version=waiting["p1"][1]
+            )
         elif missed < 2:  # Ben lets his deadlines pass
             _expire(game)
             missed += 1

@@ -25,7 +25,12 @@ def players(transactional_db):
 def start(players, seconds=3600, reminders=True):
     ana, ben, cai = players
     game = gathering.game_create(
-        host=ana, variants=[], seat_count=3, turn_seconds=seconds, response_seconds=seconds, reminders=reminders,
+        host=ana,
+        variants=[],
+        seat_count=3,
+        turn_seconds=seconds,
+        response_seconds=seconds,
+        reminders=reminders,
         first=Game.First.HOST,
     )
     for user in (ben, cai):

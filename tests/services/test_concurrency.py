@@ -5,9 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games.services import errors, play
 from games.models import Game
-
+from games.services import errors, play
 from tests.players import awaited, make_player, started_game
 
 
@@ -41,7 +40,7 @@ def players(transactional_db):
 
 def test_two_challenges_racing_give_one_challenge(players):
     ana, ben, cai = players
-    for round_number in range(5):
+    for _round in range(5):
         game = started_game(ana, ben, cai)
         play.decision_submit(game=game, user=ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
         waiting = awaited(game)
@@ -60,12 +59,16 @@ def test_two_challenges_racing_give_one_challenge(players):
 
 def test_a_challenge_racing_a_block_gives_one_outcome(players):
     ana, ben, cai = players
-    for round_number in range(5):
+    for _round in range(5):
         game = started_game(ana, ben, cai)
-        play.decision_submit(game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1])
+        play.decision_submit(
+            game=game, user=ana, command={"act": "steal", "target": "p2"}, version=awaited(game)["p1"][1]
+        )
         waiting = awaited(game)
         results = race(
-            lambda: play.decision_submit(game=game, user=ben, command={"act": "block", "as": "captain"}, version=waiting["p2"][1]),
+            lambda: play.decision_submit(
+                game=game, user=ben, command={"act": "block", "as": "captain"}, version=waiting["p2"][1]
+            ),
             lambda: play.decision_submit(game=game, user=cai, command={"act": "challenge"}, version=waiting["p3"][1]),
         )
         assert sorted(type(r).__name__ for r in results) == ["DecisionPassed", "Played"], results

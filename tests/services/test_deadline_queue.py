@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from coupsite.celery import app
 from games import tasks
-from games.services import notifications
 from games.models import Event, Game
+from games.services import notifications
 from outbox.models import Message
 from tests.players import awaited, make_player, profile_form_data, started_game
 from tests.worker import wait_for
@@ -28,8 +28,16 @@ def test_deadlines_and_their_sweep_are_routed_to_the_deadline_queue_and_nothing_
 
     assert settings.DEADLINE_QUEUE == "deadlines"
     assert queue_of("games.tasks.expire_deadline") == queue_of("games.tasks.sweep_deadlines") == "deadlines"
-    for name in ("games.tasks.send_decision", "games.tasks.send_decisions", "games.tasks.send_started", "games.tasks.games_advanced", "games.tasks.give_standing_answers",
-                 "games.tasks.send_reminders", "games.tasks.send_digests", "outbox.tasks.relay"):
+    for name in (
+        "games.tasks.send_decision",
+        "games.tasks.send_decisions",
+        "games.tasks.send_started",
+        "games.tasks.games_advanced",
+        "games.tasks.give_standing_answers",
+        "games.tasks.send_reminders",
+        "games.tasks.send_digests",
+        "outbox.tasks.relay",
+    ):
         assert queue_of(name) == settings.CELERY_TASK_DEFAULT_QUEUE == "celery"
 
 

@@ -10,8 +10,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
-from games.services import play
 from games.models import Event, Game
+from games.services import play
 from games.services.verification import _problem, games_verify
 from tests.players import awaited, started_game
 
@@ -75,7 +75,9 @@ def test_verify_games_reports_each_game_whose_snapshot_differs_from_its_log(ana,
     with pytest.raises(CommandError, match="1 of 2 games do not match their logs"):
         _verify(capsys)
     out = capsys.readouterr().out
-    assert f"game {corrupted.pk} (coup, version {corrupted.version}): its snapshot differs from a replay of its log" in out
+    assert (
+        f"game {corrupted.pk} (coup, version {corrupted.version}): its snapshot differs from a replay of its log" in out
+    )
     assert f"game {fine.pk} " not in out
     corrupted.refresh_from_db()
     assert corrupted.attention == "verification: its snapshot differs from a replay of its log"
@@ -101,4 +103,3 @@ def test_a_move_made_while_verifying_is_no_difference(ana, ben):
 def _verify(capsys) -> str:
     call_command("verify_games")
     return capsys.readouterr().out
-

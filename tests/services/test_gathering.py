@@ -22,7 +22,9 @@ def test_a_forged_join_link_is_refused(ana, ben):
 
 def test_seats_must_fit_the_variants(ana):
     with pytest.raises(errors.ServiceError, match="exactly 2 players"):
-        gathering.game_create(host=ana, variants=["two_player_draft"], seat_count=3, turn_seconds=60, response_seconds=30)
+        gathering.game_create(
+            host=ana, variants=["two_player_draft"], seat_count=3, turn_seconds=60, response_seconds=30
+        )
     with pytest.raises(errors.ServiceError, match="2 to 10"):
         gathering.game_create(host=ana, variants=[], seat_count=11, turn_seconds=60, response_seconds=30)
 
@@ -34,7 +36,9 @@ def test_a_full_game_refuses_another_player(ana, ben, cai):
         gathering.seat_join(game=game, user=cai, join_token=game.join_token)
 
 
-def test_an_invitation_is_emailed_and_accepting_it_takes_a_seat(ana, ben, mailoutbox, django_capture_on_commit_callbacks):
+def test_an_invitation_is_emailed_and_accepting_it_takes_a_seat(
+    ana, ben, mailoutbox, django_capture_on_commit_callbacks
+):
     game = gathering.game_create(host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=30)
     with django_capture_on_commit_callbacks(execute=True):
         invitation = gathering.invitation_send(game=game, by=ana, email="ben@example.com")
@@ -63,7 +67,11 @@ def test_only_the_host_starts_a_full_game(ana, ben):
 
 def test_a_kinds_own_create_choices_are_stored_and_others_left_out(ana):
     game = gathering.game_create(
-        host=ana, variants=["factions"], seat_count=4, turn_seconds=60, response_seconds=30,
+        host=ana,
+        variants=["factions"],
+        seat_count=4,
+        turn_seconds=60,
+        response_seconds=30,
         kind_options={"first_faction": "reformist", "not_a_choice": "x"},
     )
     assert game.options["first_faction"] == "reformist" and "not_a_choice" not in game.options

@@ -51,7 +51,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
         stack.append(module)
         for imported in sorted(graph.get(module, ())):
             if state.get(imported) == "open":
-                return stack[stack.index(imported):] + [imported]
+                return stack[stack.index(imported) :] + [imported]
             if imported not in state and (cycle := visit(imported)):
                 return cycle
         stack.pop()

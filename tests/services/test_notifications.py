@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from coupsite.celery import app
 from games import tasks
-from games.services import notifications, play
 from games.models import Game
+from games.services import notifications, play
 from outbox import services as outbox
 from outbox import tasks as outbox_tasks
 from outbox.models import Message
@@ -141,7 +141,10 @@ def test_a_refused_message_waits_with_its_error_and_the_relay_hands_it_over(priv
     celery_workers.start(default=["celery"])
     assert outbox.relay() == 1
     celery_workers.drain()
-    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [(ana.email, game.pk), (ben.email, game.pk)]
+    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [
+        (ana.email, game.pk),
+        (ben.email, game.pk),
+    ]
     assert not Message.objects.exists()
 
 
@@ -195,9 +198,7 @@ def test_a_keyed_message_is_queued_once_until_its_task_starts(ana):
     assert Message.objects.count() == 1 and Message.objects.get().pk != message.pk
 
 
-def test_a_keyed_message_whose_task_never_started_is_handed_over_again(
-    ana, handed, django_capture_on_commit_callbacks
-):
+def test_a_keyed_message_whose_task_never_started_is_handed_over_again(ana, handed, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         notifications.preferences_changed(user=ana)
     assert len(handed) == 1 and Message.objects.get().published_at is not None
@@ -224,7 +225,10 @@ def test_the_messages_a_transaction_keeps_are_handed_over_after_its_commit(
         ("games.tasks.give_standing_answers", [ben.pk]),
     ]
     # Taken: the plain message is gone, the keyed ones wait, marked, for their tasks.
-    assert sorted(Message.objects.values_list("key", flat=True)) == [f"standing-answers:{ana.pk}", f"standing-answers:{ben.pk}"]
+    assert sorted(Message.objects.values_list("key", flat=True)) == [
+        f"standing-answers:{ana.pk}",
+        f"standing-answers:{ben.pk}",
+    ]
     assert not Message.objects.filter(published_at=None).exists()
 
 
@@ -277,9 +281,7 @@ def test_with_a_relay_process_writers_hand_over_nothing_and_one_run_joins_the_wa
     assert list(Message.objects.values_list("key", flat=True)) == [f"standing-answers:{ana.pk}"]
 
 
-def test_a_joined_call_the_broker_refused_leaves_each_of_its_messages_waiting(
-    private_broker, celery_workers, settings
-):
+def test_a_joined_call_the_broker_refused_leaves_each_of_its_messages_waiting(private_broker, celery_workers, settings):
     settings.OUTBOX_RELAY_PROCESS = True
     for update in ([1, 0, 2], [2, 0, 1]):
         with transaction.atomic():
@@ -318,7 +320,10 @@ def test_the_relay_process_woken_by_a_commit_hands_over_what_the_site_wrote_and_
     game = started_game(ana, ben)
     celery_workers.drain()
     assert handed == []  # nothing from this process: the relay process handed it over
-    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [(ana.email, game.pk), (ben.email, game.pk)]
+    assert sorted((mail.to[0], game_number(mail)) for mail in smtp.messages) == [
+        (ana.email, game.pk),
+        (ben.email, game.pk),
+    ]
     assert not Message.objects.exists()
 
 
@@ -344,7 +349,9 @@ def test_while_the_broker_is_down_the_relay_process_tries_once_a_pause_not_once_
     wait_for(lambda: not Message.objects.exists(), timeout=outbox.PAUSE_AFTER_REFUSAL + 20)
 
 
-def test_the_relay_process_that_lost_the_database_connects_and_listens_again(celery_workers, settings, transactional_db):
+def test_the_relay_process_that_lost_the_database_connects_and_listens_again(
+    celery_workers, settings, transactional_db
+):
     settings.OUTBOX_RELAY_PROCESS = True
     celery_workers.start_relay("--looks-every", "3600")
     backend = int(re.search(r"backend (\d+)", (celery_workers.folder / "relay.log").read_text()).group(1))

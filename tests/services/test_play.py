@@ -4,8 +4,8 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from games.kinds import KINDS
 from games.models import Event, Game
@@ -88,11 +88,11 @@ def test_the_unique_seq_rejects_a_duplicate(game):
 @pytest.mark.parametrize("variants", [(), ("lawyer", "factions"), ("inquisitor", "declared_coup", "patron")])
 def test_the_cached_snapshot_always_equals_a_full_replay(ana, ben, cai, variants):
     game = started_game(ana, ben, cai, variants=variants)
-    for game in play_randomly(game, random.Random(len(variants))):
-        logged = [row.payload for row in game.events.order_by("seq")]
+    for played in play_randomly(game, random.Random(len(variants))):
+        logged = [row.payload for row in played.events.order_by("seq")]
         coup = KINDS["coup"]
-        assert game.snapshot == coup.dump(coup.replay(logged))
-    assert game.status == Game.Status.FINISHED and game.winner is not None and game.deadline_at is None
+        assert played.snapshot == coup.dump(coup.replay(logged))
+    assert played.status == Game.Status.FINISHED and played.winner is not None and played.deadline_at is None
 
 
 def test_a_resignation_reveals_the_cards_and_the_game_goes_on(game, ben):

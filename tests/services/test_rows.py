@@ -18,7 +18,12 @@ def test_each_row_gets_its_own_values_of_every_type_and_nothing_else_changes(db)
     first, second, untouched = (Game.objects.get(pk=pk) for pk in expired_copies(started_game(ana, ben), 3))
     Game.objects.filter(pk=first.pk).update(attention="set by an operator meanwhile")
     finished_at = timezone.now()
-    first.version, first.snapshot, first.winner, first.finished_at = 40, {"hands": ["duke"], "n": None}, ben, finished_at
+    first.version, first.snapshot, first.winner, first.finished_at = (
+        40,
+        {"hands": ["duke"], "n": None},
+        ben,
+        finished_at,
+    )
     first.paused_remaining, first.status = timedelta(minutes=5, seconds=3), Game.Status.FINISHED
     second.version, second.snapshot, second.winner, second.finished_at = 41, None, None, None
     second.paused_remaining, second.status = None, Game.Status.ACTIVE
@@ -61,11 +66,17 @@ def test_inserted_rows_hold_every_column_and_get_their_keys_when_asked(db, count
     ana, ben = make_player("Ana"), make_player("Ben")
     game = started_game(ana, ben)
     messages = [
-        Message(task="games.tasks.example", args=[index, {"nested": [None, "é"]}], kwargs={"k": index},
-                eta=timezone.now() if index else None)
+        Message(
+            task="games.tasks.example",
+            args=[index, {"nested": [None, "é"]}],
+            kwargs={"k": index},
+            eta=timezone.now() if index else None,
+        )
         for index in range(count)
     ]
-    events = [Event(game=game, seq=game.version + index, type="example", payload={"n": index}) for index in range(count)]
+    events = [
+        Event(game=game, seq=game.version + index, type="example", payload={"n": index}) for index in range(count)
+    ]
 
     with CaptureQueriesContext(connection) as queries:
         rows_insert(messages, returning_pk=True)

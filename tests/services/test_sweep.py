@@ -152,14 +152,22 @@ def test_two_sweeps_at_the_same_moment_advance_every_game_exactly_once(transacti
     ids = expired_copies(model, 400)
     go = tmp_path / "go"
     environment = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "coupsite.settings", "DATABASE_URL": database_url(),
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "coupsite.settings",
+        "DATABASE_URL": database_url(),
         # A broker that refuses at once: the sweeps' email messages stay in the outbox,
         # where this test reads them (the relay would hand them over later).
         "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
     }
     sweepers = [
-        subprocess.Popen([sys.executable, "-c", SWEEPER, str(go), "25"], cwd=ROOT, env=environment,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", SWEEPER, str(go), "25"],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
     ]
     try:

@@ -109,7 +109,9 @@ def test_the_profile_page_edits_name_and_language(client, ana):
     client.force_login(ana)
     html = client.get(reverse("profile")).content.decode()
     assert 'value="Ana"' in html
-    response = client.post(reverse("profile"), {"display_name": "Ana Lúcia", "language": "pt-br", "email_mode": "every"}, follow=True)
+    response = client.post(
+        reverse("profile"), {"display_name": "Ana Lúcia", "language": "pt-br", "email_mode": "every"}, follow=True
+    )
     assert response.status_code == 200
     profile = Profile.objects.get(user=ana)
     assert (profile.display_name, profile.language) == ("Ana Lúcia", "pt-br")

@@ -26,7 +26,7 @@ def test_the_first_step_lists_each_action_once(client, game, ana):
     assert picks(html) == ["steal"]
     assert "Steal from" not in html
     assert {b["command"]["act"] for b in buttons(html)} == {"income", "foreign_aid", "tax", "exchange"}
-    assert '<form method="get" action="%s" class="pick">' % reverse("game", args=[game.pk]) in html
+    assert f'<form method="get" action="{reverse("game", args=[game.pk])}" class="pick">' in html
     assert 'class="group-title"' not in html  # one button per action: a title would repeat it
 
 
@@ -40,7 +40,9 @@ def test_the_second_step_shows_the_chosen_actions_targets_and_plays_one(client, 
     assert "Back to every action" in html and picks(html) == []
     assert "&amp;action=steal" in html  # the page's polling keeps the step
     ben = next(b for b in offered if "Ben" in b["label"])
-    client.post(reverse("game_decide", args=[game.pk]), {"version": ben["version"], "command": json.dumps(ben["command"])})
+    client.post(
+        reverse("game_decide", args=[game.pk]), {"version": ben["version"], "command": json.dumps(ben["command"])}
+    )
     game.refresh_from_db()
     assert "Ana claimed the Captain to steal from Ben." in page(client, ana, reverse("game", args=[game.pk]))
 

@@ -5,10 +5,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games.services import gathering
 from games.models import Game
-
-from .conftest import awaited, gathering_game
+from games.services import gathering
+from tests.web.conftest import awaited, gathering_game
 
 CURRENT = "{current}"  # replaced by the version of the decision awaited now
 BAD = [
@@ -44,8 +43,16 @@ def test_garbage_decisions_get_a_message_and_change_nothing(client, game, ana, d
 
 @pytest.mark.parametrize(
     "path",
-    ["/a/garbage/", "/a/%00/", "/unsubscribe/x/", "/join/zzz/", "/invitations/zzz/", "/games/999999/",
-     "/games/999999/table", "/games/999999/replay/?step=abc"],
+    [
+        "/a/garbage/",
+        "/a/%00/",
+        "/unsubscribe/x/",
+        "/join/zzz/",
+        "/invitations/zzz/",
+        "/games/999999/",
+        "/games/999999/table",
+        "/games/999999/replay/?step=abc",
+    ],
 )
 def test_garbage_urls_never_fail(client, ana, path):
     client.force_login(ana)
@@ -58,7 +65,11 @@ def test_garbage_urls_never_fail(client, ana, path):
 def test_a_nul_byte_in_a_token_is_not_found(client, ana, route, signed_in):
     """PostgreSQL refuses NUL in text: such a token never reaches it."""
     gathered = gathering_game(ana, seats=3)
-    token = gathered.join_token if route == "join" else gathering.invitation_send(game=gathered, by=ana, email="zed@example.com").token
+    token = (
+        gathered.join_token
+        if route == "join"
+        else gathering.invitation_send(game=gathered, by=ana, email="zed@example.com").token
+    )
     if signed_in:
         client.force_login(ana)
     for bad in ("%00", token + "%00", "a%00b", "\x00"):
@@ -68,7 +79,7 @@ def test_a_nul_byte_in_a_token_is_not_found(client, ana, route, signed_in):
 
 
 def test_numbers_that_are_not_ascii_digits_never_fail(client, game, ana):
-    """"²" is a digit to str.isdigit, but no number to int()."""
+    """ "²" is a digit to str.isdigit, but no number to int()."""
     client.force_login(ana)
     waiting = gathering_game(ana, seats=3)
     for url in (

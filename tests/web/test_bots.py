@@ -30,7 +30,11 @@ def test_a_practice_game_starts_in_one_click_and_a_player_hands_their_seat_over_
     ana = make_player("Ana")
     client.force_login(ana)
     assert "Play against bots" in client.get(reverse("game_create")).content.decode()
-    response = client.post(reverse("game_practice"), {"practice-kind": "coup", "practice-seat_count": 3, "practice-level": "easy"}, follow=True)
+    response = client.post(
+        reverse("game_practice"),
+        {"practice-kind": "coup", "practice-seat_count": 3, "practice-level": "easy"},
+        follow=True,
+    )
     game = Game.objects.get(host=ana)
     assert game.status == Game.Status.ACTIVE and response.redirect_chain[-1][0] == reverse("game", args=[game.pk])
     assert "Play for me until I'm back" in response.content.decode()
@@ -46,7 +50,11 @@ def test_a_practice_game_starts_in_one_click_and_a_player_hands_their_seat_over_
 def test_a_practice_game_with_a_level_that_does_not_exist_is_a_clear_error(db, client):
     ana = make_player("Ana")
     client.force_login(ana)
-    response = client.post(reverse("game_practice"), {"practice-kind": "coup", "practice-seat_count": 3, "practice-level": "grandmaster"}, follow=True)
+    response = client.post(
+        reverse("game_practice"),
+        {"practice-kind": "coup", "practice-seat_count": 3, "practice-level": "grandmaster"},
+        follow=True,
+    )
     assert "Select a valid choice" in response.content.decode()
     assert not Game.objects.filter(host=ana).exists()
 
@@ -54,7 +62,10 @@ def test_a_practice_game_with_a_level_that_does_not_exist_is_a_clear_error(db, c
 def test_the_create_form_keeps_the_takeover_choice(db, client):
     ana = make_player("Ana")
     client.force_login(ana)
-    client.post(reverse("game_create"), {"kind": "coup", "seat_count": 3, "time_control": "day", "first": "random", "takeover": "0"})
+    client.post(
+        reverse("game_create"),
+        {"kind": "coup", "seat_count": 3, "time_control": "day", "first": "random", "takeover": "0"},
+    )
     assert Game.objects.get(host=ana).options["takeover"] == 0
 
 

@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import profile_of
-from games.services import clock, gathering, play
-from games.kinds import KINDS
 from games.engine.dealer import LiveDealer
+from games.kinds import KINDS
 from games.kinds.coup.engine import cards as coup_cards
 from games.kinds.coup.engine.setup import setup_events
 from games.models import Game, Invitation, Seat, SeatResult
+from games.services import clock, gathering, play
 from games.services.results import tally, variants_key
 from tests.web.conftest import answer, gathering_game, started_game
 
@@ -114,8 +114,15 @@ def test_backfill_records_finished_games_without_results_and_can_run_again(dealt
 
 def test_places_follow_the_reverse_order_of_elimination():
     log = [
-        {"type": "coup.game.started", "data": {"players": ["p1", "p2", "p3", "p4"], "variants": [], "first": "p1",
-                                               "coins": {"p1": 2, "p2": 2, "p3": 2, "p4": 2}}},
+        {
+            "type": "coup.game.started",
+            "data": {
+                "players": ["p1", "p2", "p3", "p4"],
+                "variants": [],
+                "first": "p1",
+                "coins": {"p1": 2, "p2": 2, "p3": 2, "p4": 2},
+            },
+        },
         *({"type": "coup.player.eliminated", "data": {"player": p}} for p in ("p3", "p1", "p4")),
         {"type": "coup.game.won", "data": {"player": "p2"}},
     ]
@@ -210,10 +217,17 @@ def finished_games(user, opponents, count, *, start=None, variants=(), kind="cou
     players = [user, *opponents]
     games = Game.objects.bulk_create(
         Game(
-            kind=kind, host=user, seat_count=len(players), status=Game.Status.FINISHED,
-            options={"variants": sorted(variants), "first": "host"}, turn_seconds=86400, response_seconds=28800,
-            started_at=start - timedelta(days=index, hours=50), finished_at=start - timedelta(days=index),
-            moves=moves, version=10,
+            kind=kind,
+            host=user,
+            seat_count=len(players),
+            status=Game.Status.FINISHED,
+            options={"variants": sorted(variants), "first": "host"},
+            turn_seconds=86400,
+            response_seconds=28800,
+            started_at=start - timedelta(days=index, hours=50),
+            finished_at=start - timedelta(days=index),
+            moves=moves,
+            version=10,
         )
         for index in range(count)
     )
@@ -228,10 +242,20 @@ def finished_games(user, opponents, count, *, start=None, variants=(), kind="cou
             place = order.index(seat.user) + 1
             results.append(
                 SeatResult(
-                    seat=seat, game=game, user=seat.user, kind=kind, variants=variants_key(variants),
-                    players=len(players), finished_at=game.finished_at, place=place, moves=moves // len(players),
-                    claims=4, claims_challenged=2, bluffs_caught=1 if place > 1 else 0,
-                    challenges_made=2, challenges_won=1 if place == 1 else 0,
+                    seat=seat,
+                    game=game,
+                    user=seat.user,
+                    kind=kind,
+                    variants=variants_key(variants),
+                    players=len(players),
+                    finished_at=game.finished_at,
+                    place=place,
+                    moves=moves // len(players),
+                    claims=4,
+                    claims_challenged=2,
+                    bluffs_caught=1 if place > 1 else 0,
+                    challenges_made=2,
+                    challenges_won=1 if place == 1 else 0,
                 )
             )
     SeatResult.objects.bulk_create(results)
@@ -245,7 +269,9 @@ def test_past_games_are_newest_first_with_my_result_length_and_replay(client, an
     games = finished_games(ana, [ben, cai], 3)
     html = page(client, ana, reverse("past_games"))
     words = text(html)
-    assert words.index(f"Game #{games[0].pk}") < words.index(f"Game #{games[1].pk}") < words.index(f"Game #{games[2].pk}")
+    assert (
+        words.index(f"Game #{games[0].pk}") < words.index(f"Game #{games[1].pk}") < words.index(f"Game #{games[2].pk}")
+    )
     assert "Won" in words and "Place 2 of 3" in words
     assert "2 days · 30 moves" in words
     assert reverse("game_replay", args=[games[0].pk]) in html

@@ -14,12 +14,14 @@ from django.contrib.auth import get_user_model
 from django.urls import get_resolver
 from django.urls.converters import IntConverter, PathConverter
 from django.urls.resolvers import RegexPattern, RoutePattern, URLResolver
-from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
-from games.services import gathering, play
-from games.models import Seat
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
-from tests.web.conftest import awaited, gathering_game, make_player, started_game
+from games.models import Seat
+from games.services import gathering, play
+from tests.web.conftest import awaited, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -27,16 +29,68 @@ EXAMPLES_PER_ROUTE = 12
 ROUTE_PART = re.compile(r"<(?:(?P<converter>\w+):)?(?P<name>\w+)>")
 # Field names the site's forms and views read, and a few they do not.
 FIELDS = [
-    "command", "version", "text", "email", "answer", "language", "next", "display_name", "login", "password",
-    "password1", "password2", "code", "kind", "seat_count", "variants", "time_control", "first", "reminders",
-    "email_mode", "time_zone", "always_prove", "lose_first_0", "mail", "List-Unsubscribe", "action_remove", "step",
-    "since", "clock", "after", "seats", "game", "variant", "opponent", "page", "to", "RawEmail", "MessageID",
+    "command",
+    "version",
+    "text",
+    "email",
+    "answer",
+    "language",
+    "next",
+    "display_name",
+    "login",
+    "password",
+    "password1",
+    "password2",
+    "code",
+    "kind",
+    "seat_count",
+    "variants",
+    "time_control",
+    "first",
+    "reminders",
+    "email_mode",
+    "time_zone",
+    "always_prove",
+    "lose_first_0",
+    "mail",
+    "List-Unsubscribe",
+    "action_remove",
+    "step",
+    "since",
+    "clock",
+    "after",
+    "seats",
+    "game",
+    "variant",
+    "opponent",
+    "page",
+    "to",
+    "RawEmail",
+    "MessageID",
 ]
 # Text that has broken web applications: NUL (PostgreSQL refuses it), other
 # control characters, surrogates' neighbours, digits that are not ASCII, huge numbers.
 NASTY = [
-    "\x00", "a\x00b", "\x1b[2J", "\ufeff", "²", "١٢٣", "99999999999999999999999", "-1", "0", "1e309", "NaN",
-    "null", "[]", "{}", '{"act": "income"}', "../../etc/passwd", "%00", "<script>", "' OR 1=1 --", "é" * 300,
+    "\x00",
+    "a\x00b",
+    "\x1b[2J",
+    "\ufeff",
+    "²",
+    "١٢٣",
+    "99999999999999999999999",
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "null",
+    "[]",
+    "{}",
+    '{"act": "income"}',
+    "../../etc/passwd",
+    "%00",
+    "<script>",
+    "' OR 1=1 --",
+    "é" * 300,
 ]
 
 
@@ -147,7 +201,9 @@ def test_no_input_to_any_url_gives_a_server_error(client, ana, world, who):
 
 def fuzz_route(client, user, route, known):
     @hypothesis_settings(
-        max_examples=EXAMPLES_PER_ROUTE, deadline=None, database=None,
+        max_examples=EXAMPLES_PER_ROUTE,
+        deadline=None,
+        database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
     )
     @given(

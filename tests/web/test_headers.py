@@ -11,9 +11,9 @@ from django.conf import settings
 from django.test import RequestFactory
 from django.urls import reverse
 
-from games.services import gathering, play
-from games.models import Seat
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
+from games.models import Seat
+from games.services import gathering, play
 from games.web.views import server_error
 from tests.web.conftest import awaited, gathering_game, started_game
 

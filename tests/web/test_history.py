@@ -54,7 +54,9 @@ def secrets_of_an_exchange(game, ana, ben, cai) -> list[str]:
     return drew + kept
 
 
-def test_a_players_secret_lines_stay_theirs_whoever_warmed_the_cache(ana, ben, cai, smtp, django_capture_on_commit_callbacks):
+def test_a_players_secret_lines_stay_theirs_whoever_warmed_the_cache(
+    ana, ben, cai, smtp, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         game = started_game(ana, ben, cai)
     # Every other viewer's story is told (and cached) before Ana's, and again after.
@@ -65,12 +67,21 @@ def test_a_players_secret_lines_stay_theirs_whoever_warmed_the_cache(ana, ben, c
     own = page_of(ana, game)
     after_ana = {"Ben": page_of(ben, game), "Cai": page_of(cai, game)}
     public = [line.text for line in table_for(game, None)["history"].lines]
-    whole = {user: client_of(user).get(reverse("game_history", args=[game.pk])).content.decode() for user in (ana, ben, cai)}
+    whole = {
+        user: client_of(user).get(reverse("game_history", args=[game.pk])).content.decode() for user in (ana, ben, cai)
+    }
     assert all(secret in own and secret in whole[ana] for secret in secrets)
-    assert "Ana drew 2 cards from the court deck." in whole[ben] and "Ana drew 2 cards from the court deck." in whole[cai]
+    assert (
+        "Ana drew 2 cards from the court deck." in whole[ben] and "Ana drew 2 cards from the court deck." in whole[cai]
+    )
     assert "Ana drew 2 cards from the court deck." in after_ana["Ben"]
     for secret in secrets:
-        for name, page in [*before_ana.items(), *after_ana.items(), ("Ben's history", whole[ben]), ("Cai's history", whole[cai])]:
+        for name, page in [
+            *before_ana.items(),
+            *after_ana.items(),
+            ("Ben's history", whole[ben]),
+            ("Cai's history", whole[cai]),
+        ]:
             assert secret not in page, (name, secret)
         assert secret not in public
         for mail in smtp.to("ben@example.com") + smtp.to("cai@example.com"):
@@ -104,7 +115,9 @@ def test_a_short_games_page_has_no_link_to_earlier_turns(ana, ben):
     assert "The game began with" in page and "Earlier turns" not in page
 
 
-def test_a_decision_email_does_not_tell_its_reader_their_own_move(ana, ben, cai, smtp, django_capture_on_commit_callbacks):
+def test_a_decision_email_does_not_tell_its_reader_their_own_move(
+    ana, ben, cai, smtp, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         game = started_game(ana, ben, cai)
     with django_capture_on_commit_callbacks(execute=True):
@@ -145,7 +158,7 @@ def test_a_long_games_page_and_live_partial_read_no_more_than_a_short_games(ana,
             queries_of(client, page),  # from the cache
             queries_of(client, live, since="none"),
         ]
-    assert all(long <= short for long, short in zip(counts["long"], counts["short"])), counts
+    assert all(long <= short for long, short in zip(counts["long"], counts["short"], strict=True)), counts
 
 
 def test_an_older_read_of_a_game_gets_its_own_story_and_keeps_the_newer_one_cached(ana, ben):
@@ -174,7 +187,7 @@ def htmx_answer(game, user, player, command) -> tuple[str, list[str]]:
 
 
 def history_shown(html: str) -> str:
-    return html[html.index('<section class="history panel"'):]
+    return html[html.index('<section class="history panel"') :]
 
 
 def test_a_clicks_answer_tells_the_moves_own_events_without_reading_the_log_and_keeps_secrets(ana, ben, cai):
@@ -189,7 +202,11 @@ def test_a_clicks_answer_tells_the_moves_own_events_without_reading_the_log_and_
     keep = table_for(game, ana)["options"][0]
     answers["p1"], sql = htmx_answer(game, ana, "p1", keep)
     assert not [query for query in sql if "games_event" in query and query.startswith("SELECT")], sql
-    secrets = [line.text for line in table_for(game, ana)["history"].lines if line.kind in ("coup.exchange.drew", "coup.exchange.kept")]
+    secrets = [
+        line.text
+        for line in table_for(game, ana)["history"].lines
+        if line.kind in ("coup.exchange.drew", "coup.exchange.kept")
+    ]
     assert len(secrets) == 2 and all(secret in answers["p1"] for secret in secrets)
     for secret in secrets:
         assert secret not in answers["p2"] and secret not in answers["p3"]
@@ -197,9 +214,18 @@ def test_a_clicks_answer_tells_the_moves_own_events_without_reading_the_log_and_
     # Told from the cached story and tail, the answer is what a retelling of the whole log says.
     told = history_shown(answers["p1"])
     cache.clear()
-    assert history_shown(client_of(ana).post(
-        reverse("game_decide", args=[game.pk]), {"version": "0", "command": '{"act":"income"}'}, headers={"HX-Request": "true"}
-    ).content.decode()) == told  # a refused click answers with the game as it stands, told afresh
+    assert (
+        history_shown(
+            client_of(ana)
+            .post(
+                reverse("game_decide", args=[game.pk]),
+                {"version": "0", "command": '{"act":"income"}'},
+                headers={"HX-Request": "true"},
+            )
+            .content.decode()
+        )
+        == told
+    )  # a refused click answers with the game as it stands, told afresh
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -228,7 +254,7 @@ def test_any_cached_tail_and_story_continue_to_a_full_retellings_lines(ana, ben,
             start = rng.randrange(0, game.version)
             end = rng.randrange(start, game.version + 1)
             cache.set(history._tail_key(game), history.Tail(start, log[start:end]), 60)
-        appended = log[rng.randrange(0, version):version] if rng.random() < 0.5 else []
+        appended = log[rng.randrange(0, version) : version] if rng.random() < 0.5 else []
         told = history.latest(row, viewer, names, appended)
         assert (told.version, told.start, told.lines) == (expected.version, expected.start, expected.lines)
         again = history.latest(row, viewer, names)  # and from what that left in the cache
@@ -275,7 +301,7 @@ def test_a_tail_at_the_edges_is_used_only_when_it_holds_every_event_needed(ana, 
     history.latest(story, "p1", names)
     tail_start, tail_end = position(start), position(end)
     cache.set(history._tail_key(game), history.Tail(tail_start, log[tail_start:tail_end]), 60)
-    appended = log[position(appended_from):row.version] if appended_from else []
+    appended = log[position(appended_from) : row.version] if appended_from else []
     told, read = event_reads(lambda: history.latest(row, "p1", names, appended))
     assert (told.version, told.start, told.lines) == (expected.version, expected.start, expected.lines)
     assert read == reads

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from accounts.models import AddressOptOut
 from games.mail import emails
-from games.services import gathering, play
 from games.models import Invitation
+from games.services import gathering, play
 from games.services.errors import ServiceError
 from games.services.gathering import INVITATIONS_PER_DAY, INVITATIONS_PER_GAME
 from tests.web.conftest import gathering_game, make_player, started_game
@@ -92,9 +92,7 @@ def test_an_address_is_invited_once_per_game(client, ana, sent):
 # ---- stopping them -------------------------------------------------------------------------
 
 
-def test_an_invitation_can_be_stopped_in_one_click_and_no_one_invites_the_address_again(
-    client, ana, dora, smtp, sent
-):
+def test_an_invitation_can_be_stopped_in_one_click_and_no_one_invites_the_address_again(client, ana, dora, smtp, sent):
     game = gathering_game(ana, seats=3)
     with sent():
         gathering.invitation_send(game=game, by=ana, email="zed@example.com")
@@ -181,8 +179,13 @@ def test_a_stopped_address_is_emailed_by_no_path(client, ana, ben, cai, smtp, se
         client.post(reverse("account_request_login_code"), {"email": address})
     client.post(
         reverse("account_signup"),
-        {"email": ben.email, "password1": "x-Very-long-pass-1", "password2": "x-Very-long-pass-1",
-         "display_name": "Ben again", "language": "en"},
+        {
+            "email": ben.email,
+            "password1": "x-Very-long-pass-1",
+            "password2": "x-Very-long-pass-1",
+            "display_name": "Ben again",
+            "language": "en",
+        },
     )
     assert smtp.to(ben.email) == [] and smtp.to("zed@example.com") == []
     # The same paths did send: to the others, and to an address that asked nothing.

@@ -9,10 +9,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.services import gathering, play
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
+from games.services import gathering, play
 
 
 def _create(client, host, seats=3) -> Game:
@@ -42,7 +42,10 @@ def test_kobayakawa_refuses_coup_variants_ticked_on_the_form(client, ana):
         {"kind": "kobayakawa", "seat_count": 4, "time_control": "day", "first": "host", "variants": ["inquisitor"]},
     )
     assert response.status_code == 200
-    assert "Kobayakawa has no variant Inquisitor: untick it, or choose the game it belongs to." in response.content.decode()
+    assert (
+        "Kobayakawa has no variant Inquisitor: untick it, or choose the game it belongs to."
+        in response.content.decode()
+    )
     assert not Game.objects.filter(kind="kobayakawa").exists()
 
 
@@ -99,7 +102,7 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
             for name, html in pages.items():
                 _check_no_leak(html, state, player, f"step {step} {player} {name}")
             if player in state.awaiting:
-                assert "section class=\"decisions" in pages["game"]
+                assert 'section class="decisions' in pages["game"]
                 seen_labels.update(re.findall(r'option option--\w+">([^<]+)<', pages["game"]))
         if game.status != Game.Status.ACTIVE:
             break

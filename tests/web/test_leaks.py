@@ -23,11 +23,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.services import play
 from games.kinds import KINDS
 from games.kinds.coup.words.names import card_name
 from games.models import Game
 from games.selectors import game_state
+from games.services import play
 from tests.web.conftest import make_player, started_game
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,9 @@ def assert_nothing_hidden_leaks(game: Game, clients: dict, check_court_names: bo
             html = response.content.decode()
             where = f"{name} page of {seat.player} at version {game.version}"
             assert "<!--" not in html, where
-            assert Counter(re.findall(r'data-card="(\w+)"', html)) == (own_hidden if name != "home" and name != "chat" else Counter()), where
+            assert Counter(re.findall(r'data-card="(\w+)"', html)) == (
+                own_hidden if name != "home" and name != "chat" else Counter()
+            ), where
             for text in forbidden:
                 if len(court) >= 2:
                     assert text not in html, (where, text)

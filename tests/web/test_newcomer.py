@@ -18,7 +18,13 @@ pytestmark = pytest.mark.django_db
 def _sign_up(client):
     return client.post(
         reverse("account_signup"),
-        {"email": "zoe@example.com", "display_name": "Zoé", "language": "en", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "email": "zoe@example.com",
+            "display_name": "Zoé",
+            "language": "en",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
         follow=True,
     )
 

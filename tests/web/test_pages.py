@@ -7,8 +7,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games.services import gathering, play
 from games.models import ChatMessage, Game, Invitation
+from games.services import gathering, play
 from games.web.views import clock_of
 from tests.web.conftest import answer, awaited, gathering_game, make_player, player_of, started_game
 
@@ -59,9 +59,17 @@ def test_home_lists_my_games_with_my_move_first(client, game, ana, ben):
 
 def test_create_game_form_explains_each_variant(client, ana):
     html = page(client, ana, reverse("game_create"))
-    for explanation in ("The Inquisitor replaces the Ambassador", "Players belong to two factions", "A Coup names a character"):
+    for explanation in (
+        "The Inquisitor replaces the Ambassador",
+        "Players belong to two factions",
+        "A Coup names a character",
+    ):
         assert explanation in html
-    for preset in ("24 h per turn / 8 h per response", "3 days per turn / 1 day per response", "Live: 2 min per turn / 30 s per response"):
+    for preset in (
+        "24 h per turn / 8 h per response",
+        "3 days per turn / 1 day per response",
+        "Live: 2 min per turn / 30 s per response",
+    ):
         assert preset in html
 
 
@@ -289,7 +297,9 @@ def test_only_legal_decisions_are_offered(client, game, ana, ben):
 
 
 def test_a_decision_click_plays_the_move(client, game, ana):
-    [income] = [b for b in buttons(page(client, ana, reverse("game", args=[game.pk]))) if b["command"]["act"] == "income"]
+    [income] = [
+        b for b in buttons(page(client, ana, reverse("game", args=[game.pk]))) if b["command"]["act"] == "income"
+    ]
     version = game.version
     response = client.post(
         reverse("game_decide", args=[game.pk]), {"version": income["version"], "command": json.dumps(income["command"])}
@@ -301,7 +311,9 @@ def test_a_decision_click_plays_the_move(client, game, ana):
 
 
 def test_a_stale_click_gets_a_message_and_the_current_state(client, game, ana):
-    [income] = [b for b in buttons(page(client, ana, reverse("game", args=[game.pk]))) if b["command"]["act"] == "income"]
+    [income] = [
+        b for b in buttons(page(client, ana, reverse("game", args=[game.pk]))) if b["command"]["act"] == "income"
+    ]
     form = {"version": income["version"], "command": json.dumps(income["command"])}
     client.post(reverse("game_decide", args=[game.pk]), form)
     version = Game.objects.get(pk=game.pk).version
@@ -326,7 +338,15 @@ def test_an_illegal_click_gets_a_message_never_a_500(client, game, ana):
     assert awaited(game)[player_of(game, ana)] == (kind, version)
 
 
-@pytest.mark.parametrize("form", [{}, {"version": "x", "command": "{}"}, {"version": "3", "command": "not json"}, {"version": "3", "command": "[1]"}])
+@pytest.mark.parametrize(
+    "form",
+    [
+        {},
+        {"version": "x", "command": "{}"},
+        {"version": "3", "command": "not json"},
+        {"version": "3", "command": "[1]"},
+    ],
+)
 def test_a_garbled_click_gets_a_message(client, game, ana, form):
     response = as_user(client, ana).post(reverse("game_decide", args=[game.pk]), form, follow=True)
     assert response.status_code == 200
@@ -346,7 +366,9 @@ def test_a_seated_player_cannot_answer_for_another_seat(client, game, ana, ben):
 
 
 def test_an_htmx_click_answers_with_the_live_partial(client, game, ana):
-    [income] = [b for b in buttons(page(client, ana, reverse("game", args=[game.pk]))) if b["command"]["act"] == "income"]
+    [income] = [
+        b for b in buttons(page(client, ana, reverse("game", args=[game.pk]))) if b["command"]["act"] == "income"
+    ]
     response = client.post(
         reverse("game_decide", args=[game.pk]),
         {"version": income["version"], "command": json.dumps(income["command"])},

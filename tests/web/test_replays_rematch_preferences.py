@@ -14,12 +14,12 @@ from django.utils.formats import date_format
 
 from accounts.forms import ProfileForm
 from accounts.models import Profile, profile_of
-from games.web import replays
-from games.services import gathering, play
 from games.kinds import KINDS
 from games.models import Event, Game, Invitation
 from games.selectors import game_state
+from games.services import gathering, play
 from games.services.errors import ServiceError
+from games.web import replays
 from tests.players import play_randomly, profile_form_data
 from tests.web.conftest import awaited, gathering_game, make_player, player_of, started_game
 
@@ -241,7 +241,12 @@ def test_a_chosen_first_player_must_be_named(ana, ben):
 
 def test_a_chosen_first_player_who_took_no_seat_leaves_the_start_to_chance(ana, ben, dora):
     game = gathering.game_create(
-        host=ana, variants=[], seat_count=2, turn_seconds=60, response_seconds=60, first=Game.First.PLAYER,
+        host=ana,
+        variants=[],
+        seat_count=2,
+        turn_seconds=60,
+        response_seconds=60,
+        first=Game.First.PLAYER,
         first_user=dora,
     )
     gathering.seat_join(game=game, user=ben, join_token=game.join_token)
@@ -288,7 +293,9 @@ def test_the_deadline_on_the_page_follows_the_players_time_zone(client, game, an
     assert timezone.get_current_timezone_name() == "UTC"  # nothing leaks to the next request
 
 
-def test_the_decision_email_gives_the_deadline_in_the_recipients_time_zone(ana, ben, django_capture_on_commit_callbacks):
+def test_the_decision_email_gives_the_deadline_in_the_recipients_time_zone(
+    ana, ben, django_capture_on_commit_callbacks
+):
     profile = profile_of(ana)
     profile.time_zone = "America/Sao_Paulo"
     profile.save()

@@ -61,8 +61,10 @@ def locked_out_after_failing(client, *, forwarded_for: str, times: int = 11) -> 
 def ana_signs_in(ana, forwarded_for: str) -> bool:
     client = Client()
     client.post(
-        reverse("account_login"), {"login": ana.email, "password": PASSWORD},
-        REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=forwarded_for,
+        reverse("account_login"),
+        {"login": ana.email, "password": PASSWORD},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR=forwarded_for,
     )
     return signed_in(client)
 

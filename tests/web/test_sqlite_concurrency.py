@@ -72,14 +72,19 @@ def sqlite_site(tmp_path):
     python = sys.executable
 
     def manage(*args):
-        return subprocess.run([python, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+        return subprocess.run(
+            [python, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+        ).stdout
 
     manage("migrate", "--noinput")
     setup = json.loads(manage("shell", "-c", SETUP).strip().splitlines()[-1])
     port = free_port()
     server = subprocess.Popen(
         [python, "-m", "gunicorn", "coupsite.wsgi", "-b", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -89,7 +94,12 @@ def sqlite_site(tmp_path):
                 break
             except requests.RequestException:
                 time.sleep(0.2)
-        yield url, setup, lambda: json.loads(manage("shell", "-c", STATE).strip().splitlines()[-1]), tmp_path / "db.sqlite3"
+        yield (
+            url,
+            setup,
+            lambda: json.loads(manage("shell", "-c", STATE).strip().splitlines()[-1]),
+            tmp_path / "db.sqlite3",
+        )
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -104,7 +114,9 @@ def allow_forms(url, setup) -> list:
         page = browser.get(f"{url}/games/{setup['game']}/", timeout=10).text
         version = re.search(r'name="version" value="(\d+)"', page).group(1)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-        forms.append((browser, {"csrfmiddlewaretoken": token, "version": version, "command": json.dumps({"act": "allow"})}))
+        forms.append(
+            (browser, {"csrfmiddlewaretoken": token, "version": version, "command": json.dumps({"act": "allow"})})
+        )
     return forms
 
 

@@ -40,7 +40,9 @@ def test_the_card_reference_follows_the_variants_in_play(client, ana, ben, cai):
     assert "Assassination 3 coins Assassin Contessa" in classic
     assert "Foreign Aid — anyone Duke" in classic
     assert "With 10 coins or more, a player must Coup." in classic
-    variants = _reference(page(client, ana, reverse("game", args=[started_game(ana, ben, cai, variants=["inquisitor"]).pk])))
+    variants = _reference(
+        page(client, ana, reverse("game", args=[started_game(ana, ben, cai, variants=["inquisitor"]).pk]))
+    )
     assert "Steal — Captain Captain, Inquisitor" in variants and "Examine — Inquisitor" in variants
     assert "Ambassador" not in variants
 

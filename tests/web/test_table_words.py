@@ -7,7 +7,6 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from accounts.models import profile_of
 from tests.players import play_randomly
@@ -40,7 +39,9 @@ def test_onlookers_read_neutral_words_in_spanish_and_portuguese(client, game, be
 def _seat_statuses(html: str) -> dict:
     """Each seat's status line on a table: engine player -> words."""
     seats = re.findall(r'<li class="seat[^"]*" data-player="(\w+)">(.*?)</li>', html, re.S)
-    return {player: text(re.search(r'seat__status[^>]*>(.*?)</div>', body, re.S).group(1)).strip() for player, body in seats}
+    return {
+        player: text(re.search(r"seat__status[^>]*>(.*?)</div>", body, re.S).group(1)).strip() for player, body in seats
+    }
 
 
 def test_the_replay_speaks_to_the_reader_only_about_their_own_seat(client, ana, ben):

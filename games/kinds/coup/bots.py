@@ -11,6 +11,8 @@ same way.
 
 from collections import Counter
 
+from games.bots.knowledge import HIDDEN, bring_to_top, forget, make_known
+from games.bots.players import Playouts
 from games.kinds.coup.engine.cards import (
     AMBASSADOR,
     ASSASSIN,
@@ -26,9 +28,6 @@ from games.kinds.coup.engine.cards import (
 )
 from games.kinds.coup.engine.rules import challenged_claim
 from games.kinds.coup.engine.state import APPLY
-
-from games.bots.knowledge import HIDDEN, bring_to_top, forget, make_known
-from games.bots.players import Playouts
 
 # How much a card is worth keeping, for the easy player's choices of what to
 # keep, lose or show (ties broken by the deck's order).
@@ -151,7 +150,7 @@ class CoupTracker:
         if sum(holes) != len(unseen):
             raise RuntimeError(f"{seat}'s knowledge leaves {sum(holes)} unknown cards for {len(unseen)} unseen ones")
         hands = self._deal(rng, unseen, places, holes, others)
-        for (owner, field), dealt in zip(places, hands):
+        for (owner, field), dealt in zip(places, hands, strict=True):
             cards = [card for card in getattr(owner, field) if card != HIDDEN] + dealt
             if field == "hand" or field == "aside":
                 cards.sort()
@@ -176,7 +175,7 @@ class CoupTracker:
                 dealt.append(unseen[start : start + count])
                 start += count
             odds = 1.0
-            for (owner, field), cards in zip(places[: len(others)], dealt):
+            for (owner, _field), cards in zip(places[: len(others)], dealt, strict=False):
                 for claim in claims.get(owner.name, ()):
                     if claim not in cards and claim not in owner.hand:
                         odds *= CLAIM_WEIGHT
@@ -241,7 +240,11 @@ def _turn(state, me, options, rng):
         return _aimed(state, me, by_act["assassinate"], rng)
     for act in ("tax", "patronage"):
         if act in by_act and claims[act] in hand:
-            return min(by_act[act], key=lambda o: _strength(state.by_name[o["target"]])) if act == "patronage" else by_act[act][0]
+            return (
+                min(by_act[act], key=lambda o: _strength(state.by_name[o["target"]]))
+                if act == "patronage"
+                else by_act[act][0]
+            )
     if "steal" in by_act and CAPTAIN in hand and rng.random() < STEAL_CHANCE:
         richest = max(by_act["steal"], key=lambda o: o["coins"])
         if richest["coins"]:

@@ -5,9 +5,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .engine.cards import CHARACTERS, LOYALIST, REFORMIST
-from .models import CoupPreferences, preferences_of
-from .words.names import card_name
+from games.kinds.coup.engine.cards import CHARACTERS, LOYALIST, REFORMIST
+from games.kinds.coup.models import CoupPreferences, preferences_of
+from games.kinds.coup.words.names import card_name
 
 LOSE_FIRST_SLOTS = 3  # the order of up to three characters: hands hold two cards
 

@@ -7,12 +7,12 @@ each member)."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .engine import CoupRules
-from .engine.cards import VARIANTS
-from .forms import create_fields, standing_answers_form
-from .models import preferences_of
-from .stats import count
-from .words import decisions, history, replies, rules, tables
+from games.kinds.coup.engine import CoupRules
+from games.kinds.coup.engine.cards import VARIANTS
+from games.kinds.coup.forms import create_fields, standing_answers_form
+from games.kinds.coup.models import preferences_of
+from games.kinds.coup.stats import count
+from games.kinds.coup.words import decisions, history, replies, rules, tables
 
 
 class Coup(CoupRules):

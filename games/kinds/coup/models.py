@@ -10,12 +10,19 @@ from django.utils.translation import gettext_lazy as _
 class CoupPreferences(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="coup_preferences")
     always_prove = models.BooleanField(
-        _("always prove when I can"), default=False,
-        help_text=_("When a claim of yours is challenged, show the card at once if you hold it, and concede at once if you don't."),
+        _("always prove when I can"),
+        default=False,
+        help_text=_(
+            "When a claim of yours is challenged, show the card at once if you hold it, and concede at once if you don't."
+        ),
     )
     lose_first = models.JSONField(
-        _("the cards I give up first"), default=list, blank=True,
-        help_text=_("Character ids in order: when you lose an influence, the first of them you hold is given up at once."),
+        _("the cards I give up first"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Character ids in order: when you lose an influence, the first of them you hold is given up at once."
+        ),
     )
 
     class Meta:

@@ -3,7 +3,7 @@ the characters each player claimed, their claims challenged and bluffs caught,
 the challenges they made and won, and the order players went out (the last one
 knocked out comes second)."""
 
-from .engine.cards import table_for
+from games.kinds.coup.engine.cards import table_for
 
 
 def count(tally, events: list, state) -> None:

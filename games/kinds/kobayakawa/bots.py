@@ -7,11 +7,10 @@ its own card (and the card it just drew), and everything public (the
 Kobayakawa card, discards, bets, medals).
 """
 
-from games.kinds.kobayakawa.engine.rules import CARDS
-from games.kinds.kobayakawa.engine.state import APPLY
-
 from games.bots.knowledge import HIDDEN, bring_to_top
 from games.bots.players import Playouts
+from games.kinds.kobayakawa.engine.rules import CARDS
+from games.kinds.kobayakawa.engine.state import APPLY
 
 DRAW_BELOW = 8  # the easy player draws when its card is below this, else flips a new Kobayakawa card
 SURE_BET = 11  # it always bets a card this high
@@ -57,7 +56,9 @@ class KobayakawaTracker:
                 p.drawn = unseen.pop()
         holes = world.deck.count(HIDDEN)
         if holes != len(unseen):
-            raise RuntimeError(f"{seat}'s knowledge leaves {holes} unknown cards in the deck for {len(unseen)} unseen ones")
+            raise RuntimeError(
+                f"{seat}'s knowledge leaves {holes} unknown cards in the deck for {len(unseen)} unseen ones"
+            )
         world.deck = unseen
         return world
 

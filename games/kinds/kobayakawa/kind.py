@@ -6,10 +6,9 @@
 from django.utils.translation import gettext_lazy
 
 from games.kinds.base import KindBase
-
-from . import words
-from .engine import KobayakawaRules
-from .stats import count
+from games.kinds.kobayakawa import words
+from games.kinds.kobayakawa.engine import KobayakawaRules
+from games.kinds.kobayakawa.stats import count
 
 
 class Kobayakawa(KindBase, KobayakawaRules):

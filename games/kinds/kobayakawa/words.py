@@ -19,10 +19,16 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from games.kinds.kobayakawa.engine.decisions import DECISIONS
+from games.kinds.kobayakawa.engine.rules import (
+    BET,
+    CARDS,
+    LAST_ROUND_BET,
+    LAST_ROUND_CENTRE,
+    START_CENTRE,
+    START_MEDALS,
+)
 from games.kinds.words import Reply, Story, last_action_told, tell
-
-from .engine.decisions import DECISIONS
-from .engine.rules import BET, CARDS, LAST_ROUND_BET, LAST_ROUND_CENTRE, START_CENTRE, START_MEDALS
 
 
 def medals(count) -> str:
@@ -165,7 +171,9 @@ def reference() -> dict:
         "bets": [
             {
                 "term": _("Bet"),
-                "text": _("Costs %(bet)s; in the last round %(last)s, or your only medal. Only bettors can win the round.")
+                "text": _(
+                    "Costs %(bet)s; in the last round %(last)s, or your only medal. Only bettors can win the round."
+                )
                 % {"bet": medals(BET), "last": medals(LAST_ROUND_BET)},
             },
             {"term": _("Pass"), "text": _("Costs nothing; you sit the showdown out.")},
@@ -255,7 +263,7 @@ def replay_table(game, view, viewer, names) -> dict:
     """Every seat with its card shown (the game is over), the deck in order."""
     awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
     shown = table(view, viewer, names, game, {}, awaiting)
-    for row, entry in zip(shown["players"], view["players"]):
+    for row, entry in zip(shown["players"], view["players"], strict=True):
         row["card"] = entry["card"]
         row["drawn"] = entry.get("drawn")
     shown["deck"] = list(view["deck"]) if isinstance(view.get("deck"), list) else []
@@ -441,7 +449,10 @@ def _flipped(story, data):
 
 
 def _bet(story, data):
-    return _("%(player)s bet %(medals)s.") % {"player": story.name(data["player"]), "medals": medals(data.get("medals", 1))}
+    return _("%(player)s bet %(medals)s.") % {
+        "player": story.name(data["player"]),
+        "medals": medals(data.get("medals", 1)),
+    }
 
 
 def _passed(story, data):
@@ -458,10 +469,14 @@ def _revealed(story, data):
 def _won(story, data):
     text = ""
     if data.get("lowest"):
-        text = _("%(player)s had the lowest card and added the Kobayakawa %(card)s.") % {
-            "player": story.name(data["lowest"]),
-            "card": data.get("kobayakawa"),
-        } + " "
+        text = (
+            _("%(player)s had the lowest card and added the Kobayakawa %(card)s.")
+            % {
+                "player": story.name(data["lowest"]),
+                "card": data.get("kobayakawa"),
+            }
+            + " "
+        )
     return text + _("%(player)s won round %(round)s and took %(medals)s.") % {
         "player": story.name(data.get("player")),
         "round": data.get("round"),
@@ -500,10 +515,15 @@ def _ended(story, data):
 
 # The events that record a player's own answer (a card drawn is news to its player:
 # they answer by discarding one).
-MOVES = frozenset((
-    "kobayakawa.card.discarded", "kobayakawa.card.flipped", "kobayakawa.bet.placed", "kobayakawa.bet.passed",
-    "kobayakawa.player.resigned",
-))
+MOVES = frozenset(
+    (
+        "kobayakawa.card.discarded",
+        "kobayakawa.card.flipped",
+        "kobayakawa.bet.placed",
+        "kobayakawa.bet.passed",
+        "kobayakawa.player.resigned",
+    )
+)
 
 TELLERS = {
     "kobayakawa.game.started": _started,
@@ -523,4 +543,3 @@ TELLERS = {
     "kobayakawa.bets.returned": _returned,
     "kobayakawa.game.ended": _ended,
 }
-

@@ -29,7 +29,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("role", help="the PostgreSQL role the web server and workers connect as")
         parser.add_argument(
-            "--login", action="store_true",
+            "--login",
+            action="store_true",
             help="make ROLE a login role with the password in SITE_DB_PASSWORD, creating it when missing",
         )
 
@@ -58,5 +59,7 @@ class Command(BaseCommand):
         cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role])
         verb = "ALTER" if cursor.fetchone() else "CREATE"
         # Neither statement takes parameters: the password is quoted as a literal.
-        statement = sql.SQL("{} ROLE {} LOGIN PASSWORD {}").format(sql.SQL(verb), sql.Identifier(role), sql.Literal(password))
+        statement = sql.SQL("{} ROLE {} LOGIN PASSWORD {}").format(
+            sql.SQL(verb), sql.Identifier(role), sql.Literal(password)
+        )
         cursor.execute(statement.as_string(cursor.connection))

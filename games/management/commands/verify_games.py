@@ -17,7 +17,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         checked, mismatches = games_verify()
         for mismatch in mismatches:
-            self.stdout.write(f"game {mismatch.game_id} ({mismatch.kind}, version {mismatch.version}): {mismatch.problem}")
+            self.stdout.write(
+                f"game {mismatch.game_id} ({mismatch.kind}, version {mismatch.version}): {mismatch.problem}"
+            )
         if mismatches:
             raise CommandError(f"{len(mismatches)} of {checked} games do not match their logs.")
         self.stdout.write(f"All {checked} games match their logs.")

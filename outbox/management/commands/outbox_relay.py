@@ -19,7 +19,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--looks-every", type=float, default=RELAY_LOOKS_EVERY,
+            "--looks-every",
+            type=float,
+            default=RELAY_LOOKS_EVERY,
             help="seconds between two looks when no commit wakes it (default: %(default)s)",
         )
 

@@ -109,7 +109,13 @@ def test_a_block_challenge_and_its_allow_are_worded_for_the_block():
 def test_every_prompt_and_every_option_of_random_games_has_words():
     engine = RULES
     rng = random.Random(11)
-    for variants in [(), ("inquisitor", "factions"), ("lawyer", "patron"), ("declared_coup", "declared_assassination"), ("two_player_draft",)]:
+    for variants in [
+        (),
+        ("inquisitor", "factions"),
+        ("lawyer", "patron"),
+        ("declared_coup", "declared_assassination"),
+        ("two_player_draft",),
+    ]:
         players = 2 if "two_player_draft" in variants else 4
         names = [f"p{i + 1}" for i in range(players)]
         events = engine.setup(players=names, variants=list(variants), first="p1")

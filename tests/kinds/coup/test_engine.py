@@ -135,9 +135,14 @@ def test_resigning_while_defending_a_claim_concedes_it(table, dealer):
 
 
 def test_the_last_player_standing_after_a_resignation_wins(dealer):
-    events = setup_events(["ana", "ben"], [], "ana", dealer,
-                          deal={"ana": ["duke", "duke"], "ben": ["captain", "contessa"]},
-                          court=["assassin"] * 3 + ["ambassador"] * 3 + ["captain", "captain", "contessa", "contessa", "duke"])
+    events = setup_events(
+        ["ana", "ben"],
+        [],
+        "ana",
+        dealer,
+        deal={"ana": ["duke", "duke"], "ben": ["captain", "contessa"]},
+        court=["assassin"] * 3 + ["ambassador"] * 3 + ["captain", "captain", "contessa", "contessa", "duke"],
+    )
     state = COUP.replay(events)
     COUP.resign(state, "ben", dealer)
     assert state.winner == "ana" and COUP.awaiting(state) == []
@@ -181,8 +186,15 @@ def test_standing_answers_are_private_to_their_player(table, dealer):
 
 @pytest.mark.parametrize(
     "command",
-    [None, [], {"act": {"x": 1}}, {"act": "steal", "target": ["ben"]}, {"act": "keep", "cards": [["duke"]]},
-     {"act": "income", "version": 1.5}, {"act": True}],
+    [
+        None,
+        [],
+        {"act": {"x": 1}},
+        {"act": "steal", "target": ["ben"]},
+        {"act": "keep", "cards": [["duke"]]},
+        {"act": "income", "version": 1.5},
+        {"act": True},
+    ],
 )
 def test_a_command_of_the_wrong_shape_is_refused_and_changes_nothing(table, dealer, command):
     state, _ = table

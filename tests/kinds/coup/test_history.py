@@ -41,7 +41,12 @@ def factions_start(**extra):
 def variant_start(*variants):
     return Event(
         "coup.game.started",
-        {"players": ["p1", "p2", "p3"], "variants": list(variants), "first": "p1", "coins": {"p1": 2, "p2": 2, "p3": 2}},
+        {
+            "players": ["p1", "p2", "p3"],
+            "variants": list(variants),
+            "first": "p1",
+            "coins": {"p1": 2, "p2": 2, "p3": 2},
+        },
     )
 
 
@@ -165,9 +170,9 @@ def test_faction_actions_are_told():
     assert told(Event("coup.action.declared", {"player": "p1", "action": "convert", "target": "p2"}), start=start) == [
         "Ana paid to convert Ben to the other faction."
     ]
-    assert told(
-        Event("coup.action.declared", {"player": "p1", "action": "embezzle", "takes": 4}), start=start
-    ) == ["Ana claimed to hold no Duke to take the 4 coins of the treasury reserve."]
+    assert told(Event("coup.action.declared", {"player": "p1", "action": "embezzle", "takes": 4}), start=start) == [
+        "Ana claimed to hold no Duke to take the 4 coins of the treasury reserve."
+    ]
 
 
 def test_coins_moved_between_players_and_places():
@@ -283,7 +288,10 @@ def test_exchange_drew_shows_the_cards_to_the_exchanger_only():
 
 def test_exchange_kept_shows_the_choice_to_the_exchanger_only():
     kept = Event(
-        "coup.exchange.kept", {"player": "p1"}, {"kept": ["captain", "duke"], "returned": ["assassin", "contessa"]}, ("p1",)
+        "coup.exchange.kept",
+        {"player": "p1"},
+        {"kept": ["captain", "duke"], "returned": ["assassin", "contessa"]},
+        ("p1",),
     )
     assert told(kept, viewer="p1") == ["You kept Captain, Duke and returned Assassin, Contessa to the court deck."]
     assert told(kept, viewer="p2") == ["Ana chose the cards to keep and returned the others to the court deck."]
@@ -387,7 +395,13 @@ def _scrambled(event: Event, viewer) -> Event:
 
 @pytest.mark.parametrize(
     "variants, players",
-    [((), 4), (("inquisitor", "factions"), 4), (("lawyer", "patron"), 3), (("declared_coup",), 3), (("two_player_draft",), 2)],
+    [
+        ((), 4),
+        (("inquisitor", "factions"), 4),
+        (("lawyer", "patron"), 3),
+        (("declared_coup",), 3),
+        (("two_player_draft",), 2),
+    ],
 )
 def test_no_sentence_depends_on_a_secret_the_viewer_may_not_see(variants, players):
     for seed in range(4):
@@ -400,7 +414,12 @@ def test_no_sentence_depends_on_a_secret_the_viewer_may_not_see(variants, player
 
 def test_every_event_of_random_games_is_told_without_error():
     rng = random.Random(3)
-    for variants in [(), ("inquisitor",), ("factions", "patron", "lawyer"), ("declared_coup", "declared_assassination")]:
+    for variants in [
+        (),
+        ("inquisitor",),
+        ("factions", "patron", "lawyer"),
+        ("declared_coup", "declared_assassination"),
+    ]:
         _state, events, _n = random_game("coup", rng.randint(3, 6), variants, seed=rng.random())
         told_lines = lines(events, "p0", {})
         assert told_lines and all(line.text for line in told_lines)

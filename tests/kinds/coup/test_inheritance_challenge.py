@@ -9,19 +9,23 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.services import play
-from games.kinds import KINDS
 from games.engine.dealer import LiveDealer
+from games.kinds import KINDS
 from games.kinds.coup.engine import cards as coup_cards
 from games.kinds.coup.engine.setup import setup_events
 from games.mail.inbound import receive
-
-from tests.players import awaited, started_game
+from games.services import play
 from tests.mail.test_replies import decision_of, reply
+from tests.players import awaited, started_game
 
 # Ana assassinates Dora, who challenges, loses a card to Ana's proof and then the
 # assassination's: Dora is out with 5 coins. Only Cai holds a Lawyer.
-HANDS = {"p1": ["assassin", "duke"], "p2": ["captain", "duke"], "p3": ["captain", "lawyer"], "p4": ["ambassador", "assassin"]}
+HANDS = {
+    "p1": ["assassin", "duke"],
+    "p2": ["captain", "duke"],
+    "p3": ["captain", "lawyer"],
+    "p4": ["ambassador", "assassin"],
+}
 COINS = {"p1": 3, "p4": 5}
 
 

@@ -131,11 +131,30 @@ def test_every_action_kind_is_reached_by_random_play():
                 seen[event.type] += 1
                 if event.type == "coup.action.declared":
                     seen["action:" + event.data["action"]] += 1
-    for kind in ("income", "foreign_aid", "tax", "exchange", "coup", "assassinate", "steal", "examine", "convert",
-                 "embezzle", "patronage"):
+    for kind in (
+        "income",
+        "foreign_aid",
+        "tax",
+        "exchange",
+        "coup",
+        "assassinate",
+        "steal",
+        "examine",
+        "convert",
+        "embezzle",
+        "patronage",
+    ):
         assert seen["action:" + kind], kind
-    for event_type in ("coup.blocked", "coup.claim.proved", "coup.claim.conceded", "coup.inheritance.settled",
-                       "coup.hand.revealed", "coup.card.shown", "coup.examine.forced", "coup.faction.converted"):
+    for event_type in (
+        "coup.blocked",
+        "coup.claim.proved",
+        "coup.claim.conceded",
+        "coup.inheritance.settled",
+        "coup.hand.revealed",
+        "coup.card.shown",
+        "coup.examine.forced",
+        "coup.faction.converted",
+    ):
         assert seen[event_type], event_type
 
 

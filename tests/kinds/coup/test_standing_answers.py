@@ -17,13 +17,17 @@ pytestmark = pytest.mark.django_db
 
 
 def prefer(user, *, prove=False, lose_first=()):
-    CoupPreferences.objects.update_or_create(user=user, defaults={"always_prove": prove, "lose_first": list(lose_first)})
+    CoupPreferences.objects.update_or_create(
+        user=user, defaults={"always_prove": prove, "lose_first": list(lose_first)}
+    )
 
 
 def test_standing_answers_reach_the_engine_at_the_start(ana, ben, cai):
     prefer(ana, prove=True)
     game = started_game(ana, ben, cai)
-    stored = [p for p in Event.objects.filter(game=game).values_list("payload", flat=True) if p["type"] == "coup.standing.set"]
+    stored = [
+        p for p in Event.objects.filter(game=game).values_list("payload", flat=True) if p["type"] == "coup.standing.set"
+    ]
     assert [(p["data"]["player"], p["secret"]) for p in stored] == [("p1", {"prove": True, "lose_first": []})]
 
     answer(game, ana, {"act": "tax"})
@@ -65,7 +69,9 @@ def test_standing_answers_saved_mid_game_answer_the_awaited_decision(
     assert types[types.index("coup.standing.set") + 1] in ("coup.claim.proved", "coup.claim.conceded")
 
 
-def test_a_preference_that_answers_nothing_keeps_the_clock(client, game, ana, ben, cai, django_capture_on_commit_callbacks):
+def test_a_preference_that_answers_nothing_keeps_the_clock(
+    client, game, ana, ben, cai, django_capture_on_commit_callbacks
+):
     before = Game.objects.get(pk=game.pk)
     with django_capture_on_commit_callbacks(execute=True):
         as_user(client, cai).post(reverse("profile"), profile_form_data(cai, lose_first_0="duke"))
@@ -81,7 +87,9 @@ def test_a_preference_that_answers_nothing_keeps_the_clock(client, game, ana, be
 def test_cards_outside_the_deck_are_left_out_of_the_order(ana, ben):
     prefer(ana, lose_first=["inquisitor", "duke"])
     game = started_game(ana, ben)  # classic: no Inquisitor
-    [stored] = [p for p in Event.objects.filter(game=game).values_list("payload", flat=True) if p["type"] == "coup.standing.set"]
+    [stored] = [
+        p for p in Event.objects.filter(game=game).values_list("payload", flat=True) if p["type"] == "coup.standing.set"
+    ]
     assert stored["secret"]["lose_first"] == ["duke"]
 
 

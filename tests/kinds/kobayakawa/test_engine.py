@@ -84,7 +84,10 @@ def test_a_refused_command_is_explained_and_changes_nothing(table, dealer):
     before = snapshot(state)
     with pytest.raises(IllegalMove) as refused:
         KOBAYAKAWA.play(state, "ana", {"act": "bet"}, dealer)
-    assert str(refused.value) == "You can't do that now: the game is waiting for you to draw a card or flip a new Kobayakawa card."
+    assert (
+        str(refused.value)
+        == "You can't do that now: the game is waiting for you to draw a card or flip a new Kobayakawa card."
+    )
     assert refused.value.template == "You can't do that now: the game is waiting for you to {prompt}."
     KOBAYAKAWA.play(state, "ana", {"act": "draw"}, dealer)
     before = snapshot(state)
@@ -162,8 +165,14 @@ def test_a_resigning_first_player_hands_a_replayed_round_to_the_next_seat(table,
     flips_then_bets(state, dealer, bets=())
     assert state.round == 1 and state.first == "ana"
     KOBAYAKAWA.resign(state, "ana", dealer)
-    play_all(state, dealer, ("ben", {"act": "flip"}), ("cai", {"act": "flip"}), ("ben", {"act": "pass"}),
-             ("cai", {"act": "pass"}))
+    play_all(
+        state,
+        dealer,
+        ("ben", {"act": "flip"}),
+        ("cai", {"act": "flip"}),
+        ("ben", {"act": "pass"}),
+        ("cai", {"act": "pass"}),
+    )
     assert (state.round, state.first, state.order) == (1, "ben", ["ben", "cai"])
 
 
@@ -176,8 +185,11 @@ def test_the_last_player_left_after_resignations_wins_and_bets_go_back(table, de
     assert KOBAYAKAWA.is_over(state) and KOBAYAKAWA.winners(state) == ["ana"]
     assert (state.by_name["ana"].medals, state.by_name["ana"].bet) == (4, 0)
     assert KOBAYAKAWA.awaiting(state) == []
-    for call in (lambda: KOBAYAKAWA.timeout(state, dealer), lambda: KOBAYAKAWA.resign(state, "ana", dealer),
-                 lambda: KOBAYAKAWA.play(state, "ana", {"act": "flip"}, dealer)):
+    for call in (
+        lambda: KOBAYAKAWA.timeout(state, dealer),
+        lambda: KOBAYAKAWA.resign(state, "ana", dealer),
+        lambda: KOBAYAKAWA.play(state, "ana", {"act": "flip"}, dealer),
+    ):
         with pytest.raises(IllegalMove, match="game is over"):
             call()
 

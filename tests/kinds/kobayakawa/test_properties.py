@@ -153,7 +153,19 @@ def test_random_play_reaches_every_rule():
                     seen["last" if event.data["centre"] == 2 else "ordinary"] += 1
         seen["shared win" if len(KOBAYAKAWA.winners(state)) > 1 else "single win"] += 1
         seen["ended early" if state.centre else "ended after the last round"] += 1
-    for kind in ("kobayakawa.card.drawn", "kobayakawa.card.flipped", "kobayakawa.round.replayed",
-                 "kobayakawa.player.out", "kobayakawa.cards.revealed", "lone", "showdown", "last", "ordinary",
-                 "shared win", "single win", "ended early", "ended after the last round"):
+    for kind in (
+        "kobayakawa.card.drawn",
+        "kobayakawa.card.flipped",
+        "kobayakawa.round.replayed",
+        "kobayakawa.player.out",
+        "kobayakawa.cards.revealed",
+        "lone",
+        "showdown",
+        "last",
+        "ordinary",
+        "shared win",
+        "single win",
+        "ended early",
+        "ended after the last round",
+    ):
         assert seen[kind], kind

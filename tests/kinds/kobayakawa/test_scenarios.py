@@ -14,8 +14,19 @@ from games.engine.scenario import run
 FOLDER = Path(__file__).resolve().parents[2] / "scenarios" / "kobayakawa"
 FILES = sorted(p for p in FOLDER.glob("*.json") if not p.name.endswith(".expect.json"))
 PUBLIC_PLAYER = ("medals", "bet", "discards", "answer", "shown", "out", "resigned")
-PUBLIC_TABLE = ("kobayakawa", "covered", "centre", "box", "round", "last_round", "first", "stage", "awaiting",
-                "previous", "winner")
+PUBLIC_TABLE = (
+    "kobayakawa",
+    "covered",
+    "centre",
+    "box",
+    "round",
+    "last_round",
+    "first",
+    "stage",
+    "awaiting",
+    "previous",
+    "winner",
+)
 
 
 def test_there_is_a_scenario_per_rule():
@@ -54,7 +65,9 @@ def test_a_lone_bettor_shows_nothing_in_the_round_summary():
 
 def test_events_show_each_player_only_their_own_deal():
     result = run(json.loads((FOLDER / "deal_from_first_player.json").read_text()), view="ambar", with_events=True)
-    dealt = {e["data"]["player"]: e["data"].get("card") for e in result["events"] if e["type"] == "kobayakawa.card.dealt"}
+    dealt = {
+        e["data"]["player"]: e["data"].get("card") for e in result["events"] if e["type"] == "kobayakawa.card.dealt"
+    }
     assert dealt == {"dante": None, "santi": None, "ambar": 2}
     shuffled = [e for e in result["events"] if e["type"] == "kobayakawa.deck.shuffled"]
     assert shuffled and all("deck" not in e["data"] for e in shuffled)

@@ -6,20 +6,24 @@ import random
 from django.urls import reverse
 
 from accounts.models import profile_of
-from games.services import gathering, play
 from games.kinds import KINDS
 from games.mail.inbound import receive
 from games.models import Game, SeatResult
 from games.selectors import game_state
-
-from tests.players import awaited, play_randomly
+from games.services import gathering, play
 from tests.mail.test_replies import reply
+from tests.players import awaited, play_randomly
 
 
 def kobayakawa_game(host, *others):
     game = gathering.game_create(
-        host=host, kind="kobayakawa", variants=[], seat_count=1 + len(others), turn_seconds=86400,
-        response_seconds=28800, first=Game.First.HOST,
+        host=host,
+        kind="kobayakawa",
+        variants=[],
+        seat_count=1 + len(others),
+        turn_seconds=86400,
+        response_seconds=28800,
+        first=Game.First.HOST,
     )
     for user in others:
         gathering.seat_join(game=game, user=user, join_token=game.join_token)
@@ -51,7 +55,9 @@ def test_a_kobayakawa_decision_email_has_one_click_answers(ana, ben, cai, smtp, 
     assert f"Your card: {game_state(game).by_name['p2'].card}" in to_ben.text
 
 
-def test_a_one_click_answer_plays_a_kobayakawa_decision(client, ana, ben, cai, smtp, django_capture_on_commit_callbacks):
+def test_a_one_click_answer_plays_a_kobayakawa_decision(
+    client, ana, ben, cai, smtp, django_capture_on_commit_callbacks
+):
     _named(ana, ben, cai)
     with django_capture_on_commit_callbacks(execute=True):
         game = kobayakawa_game(ana, ben, cai)

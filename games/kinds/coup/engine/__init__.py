@@ -9,13 +9,12 @@ each player may see; ``scenario.py`` the scenario files of Coup.
 
 from games.engine.common import Rules
 from games.engine.dealer import LiveDealer
-
-from .cards import LOYALIST, MAX_PLAYERS, MIN_PLAYERS
-from .flow import Flow
-from .scenario import read_scenario
-from .setup import check_config, setup_events
-from .state import CoupState, from_json, to_json
-from .view import shown
+from games.kinds.coup.engine.cards import LOYALIST, MAX_PLAYERS, MIN_PLAYERS
+from games.kinds.coup.engine.flow import Flow
+from games.kinds.coup.engine.scenario import read_scenario
+from games.kinds.coup.engine.setup import check_config, setup_events
+from games.kinds.coup.engine.state import CoupState, from_json, to_json
+from games.kinds.coup.engine.view import shown
 
 
 def _patient(rng, options):

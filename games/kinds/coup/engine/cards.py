@@ -91,8 +91,17 @@ class Table:
     caller must treat them as read-only)."""
 
     __slots__ = (
-        "characters", "claims", "challengeable", "blockers", "turn_actions", "declared", "embezzle_forbidden",
-        "exchange_draws", "plain_options", "aimed_costs", "block_options",
+        "characters",
+        "claims",
+        "challengeable",
+        "blockers",
+        "turn_actions",
+        "declared",
+        "embezzle_forbidden",
+        "exchange_draws",
+        "plain_options",
+        "aimed_costs",
+        "block_options",
     )
 
     def __init__(self, variants):
@@ -120,7 +129,8 @@ class Table:
             actions += ["convert", "embezzle"]
         self.turn_actions = frozenset(actions)
         self.declared = frozenset(
-            act for act, variant in (("coup", "declared_coup"), ("assassinate", "declared_assassination"))
+            act
+            for act, variant in (("coup", "declared_coup"), ("assassinate", "declared_assassination"))
             if variant in variants
         )
         # Embezzlement claims not to hold the Duke, or the Patron that replaces it.

@@ -16,10 +16,16 @@ from itertools import combinations
 from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
-
-from .cards import CHARACTERS, CONVERT_COST, COSTS, FORCED_COUP_COINS, card_name
-from .rules import blockers_of, can_prove, challenged_claim, faction_forbids, open_inheritance_claims, stolen
-from .state import CoupState
+from games.kinds.coup.engine.cards import CHARACTERS, CONVERT_COST, COSTS, FORCED_COUP_COINS, card_name
+from games.kinds.coup.engine.rules import (
+    blockers_of,
+    can_prove,
+    challenged_claim,
+    faction_forbids,
+    open_inheritance_claims,
+    stolen,
+)
+from games.kinds.coup.engine.state import CoupState
 
 TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
 
@@ -165,7 +171,16 @@ def _checked_target(flow, player, command, required: bool):
 TURN = DecisionSpec(
     "turn",
     answers=(
-        "income", "foreign_aid", "tax", "exchange", "embezzle", "coup", "assassinate", "steal", "examine", "convert",
+        "income",
+        "foreign_aid",
+        "tax",
+        "exchange",
+        "embezzle",
+        "coup",
+        "assassinate",
+        "steal",
+        "examine",
+        "convert",
         "patronage",
     ),
     prompt=_("choose your action"),
@@ -253,7 +268,9 @@ def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
             blocker=claimant,
         )
     raise IllegalMove(
-        _("{player} has no claim you can challenge now; the open claim is {claimant}'s."), player=named, claimant=claimant
+        _("{player} has no claim you can challenge now; the open claim is {claimant}'s."),
+        player=named,
+        claimant=claimant,
     )
 
 
@@ -335,13 +352,17 @@ def _challenged(flow, player, command):
         claim = challenged_claim(state)
         if not can_prove(state, player):
             if claim is None:
-                raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(state.table.embezzle_forbidden))
+                raise IllegalMove(
+                    _("You can't prove it: you hold a {card}."), card=card_name(state.table.embezzle_forbidden)
+                )
             raise IllegalMove(_("You can't prove it: you have no {card}."), card=card_name(claim))
         shown = list(player.hand) if claim is None else [claim]
         flow.emit("coup.claim.proved", {"player": player.name, "cards": shown})
         flow.shuffle_court()
         flow.draw(player, len(shown))
-        then = {"action": "action_survived", "block": "block_allowed", "inheritance": "inheritance_resume"}[challenge.on]
+        then = {"action": "action_survived", "block": "block_allowed", "inheritance": "inheritance_resume"}[
+            challenge.on
+        ]
         flow.run(flow.lose(state.by_name[challenge.challenger], then))
     else:
         flow.emit("coup.claim.conceded", {"player": player.name})
@@ -413,7 +434,10 @@ def _keep(flow, player, command):
             raise IllegalMove(_("You can keep only cards from your hand and the cards you drew."))
         returned.remove(card)
     flow.emit(
-        "coup.exchange.kept", {"player": player.name}, {"kept": sorted(cards), "returned": sorted(returned)}, (player.name,)
+        "coup.exchange.kept",
+        {"player": player.name},
+        {"kept": sorted(cards), "returned": sorted(returned)},
+        (player.name,),
     )
     flow.shuffle_court()
     flow.resume()

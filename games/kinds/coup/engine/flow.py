@@ -19,11 +19,10 @@ from games.engine.common import BaseFlow
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
 from games.engine.events import Event
-
-from .cards import COSTS, DECLARED_ATTACK_DRAWS
-from .decisions import DECISIONS
-from .rules import blockers_of, open_inheritance_claims, stolen
-from .state import APPLY, CoupState
+from games.kinds.coup.engine.cards import COSTS, DECLARED_ATTACK_DRAWS
+from games.kinds.coup.engine.decisions import DECISIONS
+from games.kinds.coup.engine.rules import blockers_of, open_inheritance_claims, stolen
+from games.kinds.coup.engine.state import APPLY, CoupState
 
 
 class Flow(BaseFlow):
@@ -349,4 +348,3 @@ STEPS = {
     "inheritance_resume": _step_inheritance_resume,
     "claims_settled": _step_claims_settled,
 }
-

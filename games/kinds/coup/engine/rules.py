@@ -6,8 +6,8 @@ Each rule is worked out here and only here; the options carry what it decides
 again.
 """
 
-from .cards import LAWYER, STEAL_COINS
-from .state import CoupState
+from games.kinds.coup.engine.cards import LAWYER, STEAL_COINS
+from games.kinds.coup.engine.state import CoupState
 
 
 def faction_forbids(state: CoupState, actor, other) -> bool:

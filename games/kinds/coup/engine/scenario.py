@@ -19,9 +19,16 @@ from games.engine.scenario import (
     list_of,
     per_player,
 )
-
-from .cards import CHARACTERS, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, characters_in_play, deck_for
-from .setup import setup_events
+from games.kinds.coup.engine.cards import (
+    CHARACTERS,
+    FACTIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    VARIANTS,
+    characters_in_play,
+    deck_for,
+)
+from games.kinds.coup.engine.setup import setup_events
 
 FIELDS = {"game", "variants", "players", "first", "deal", "court", "coins", "factions", "steps"}
 REQUIRED = {"game", "players", "deal", "court", "steps"}
@@ -99,13 +106,18 @@ def _read_cards(data, players, variants):
     if set(deal) != set(players):
         raise MalformedScenario("'deal' must give every player's cards")
     court = list_of(data["court"], "court", str)
-    for where, cards in [*((f"the deal of {n!r}", list_of(c, "deal", str)) for n, c in deal.items()), ("'court'", court)]:
+    for where, cards in [
+        *((f"the deal of {n!r}", list_of(c, "deal", str)) for n, c in deal.items()),
+        ("'court'", court),
+    ]:
         for card in cards:
             _check_card(card, where)
     if "two_player_draft" in variants:
         one_set = sorted(characters_in_play(variants))
         if any(sorted(cards) != one_set for cards in deal.values()) or sorted(court) != one_set:
-            raise MalformedScenario("in the two-player draft every player's deal and the court are one set of each character")
+            raise MalformedScenario(
+                "in the two-player draft every player's deal and the court are one set of each character"
+            )
         return deal, court
     if any(len(cards) != 2 for cards in deal.values()):
         raise MalformedScenario("every player is dealt exactly 2 cards")

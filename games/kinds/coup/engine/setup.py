@@ -3,8 +3,7 @@
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
 from games.engine.events import Event
-
-from .cards import (
+from games.kinds.coup.engine.cards import (
     FACTIONS,
     LOYALIST,
     MAX_PLAYERS,

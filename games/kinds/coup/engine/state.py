@@ -6,8 +6,7 @@ rules: every decision was taken when the event was made (see ``decisions.py`` an
 """
 
 from games.engine.decisions import Decision
-
-from .cards import OPPOSITE_FACTION, Table, table_for
+from games.kinds.coup.engine.cards import OPPOSITE_FACTION, Table, table_for
 
 
 class Player:
@@ -68,8 +67,27 @@ class Estate:
 
 class CoupState:
     __slots__ = (
-        "players", "by_name", "variants", "table", "court", "aside", "reserve", "turn", "first",
-        "awaiting", "step", "action", "challenge", "estate", "winner", "over", "seq", "eliminated", "living", "standing", "clockwise",
+        "players",
+        "by_name",
+        "variants",
+        "table",
+        "court",
+        "aside",
+        "reserve",
+        "turn",
+        "first",
+        "awaiting",
+        "step",
+        "action",
+        "challenge",
+        "estate",
+        "winner",
+        "over",
+        "seq",
+        "eliminated",
+        "living",
+        "standing",
+        "clockwise",
     )
 
     def __init__(self):
@@ -116,7 +134,10 @@ def _plain(obj) -> dict:
 def to_json(state: CoupState) -> dict:
     """The whole state as JSON, for a snapshot cached beside the event log."""
     return {
-        "players": [{**_plain(p), "hand": list(p.hand), "revealed": list(p.revealed), "drawn": list(p.drawn)} for p in state.players],
+        "players": [
+            {**_plain(p), "hand": list(p.hand), "revealed": list(p.revealed), "drawn": list(p.drawn)}
+            for p in state.players
+        ],
         "variants": sorted(state.variants),
         "court": list(state.court),
         "aside": list(state.aside),
@@ -127,7 +148,8 @@ def to_json(state: CoupState) -> dict:
         "step": state.step,
         "action": state.action and {**_plain(state.action), "allowed": sorted(state.action.allowed)},
         "challenge": state.challenge and _plain(state.challenge),
-        "estate": state.estate and {
+        "estate": state.estate
+        and {
             **_plain(state.estate),
             "claimants": list(state.estate.claimants),
             "proved": list(state.estate.proved),
@@ -168,7 +190,12 @@ def from_json(data: dict) -> CoupState:
         for name, value in data["estate"].items():
             setattr(estate, name, list(value) if isinstance(value, list) else value)
         state.estate = estate
-    state.winner, state.seq, state.eliminated, state.living = data["winner"], data["seq"], data["eliminated"], data["living"]
+    state.winner, state.seq, state.eliminated, state.living = (
+        data["winner"],
+        data["seq"],
+        data["eliminated"],
+        data["living"],
+    )
     state.over = state.winner is not None
     state.standing = {name: dict(answers) for name, answers in data.get("standing", {}).items()}
     return state
@@ -215,7 +242,12 @@ def _turn_started(state, data, secret):
 
 def _action_declared(state, data, secret):
     state.action = Action(
-        data["action"], data["player"], data.get("target"), data.get("name"), data.get("beneficiary"), data.get("takes", 0)
+        data["action"],
+        data["player"],
+        data.get("target"),
+        data.get("name"),
+        data.get("beneficiary"),
+        data.get("takes", 0),
     )
     state.awaiting = {}
 
@@ -409,4 +441,3 @@ APPLY = {
     "coup.standing.set": _standing_set,
     "coup.game.won": _game_won,
 }
-

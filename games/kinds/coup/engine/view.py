@@ -10,9 +10,8 @@ and scenario files only.
 """
 
 from games.engine.common import awaited_view
-
-from .rules import stolen
-from .state import CoupState
+from games.kinds.coup.engine.rules import stolen
+from games.kinds.coup.engine.state import CoupState
 
 
 def shown(state: CoupState, viewer, omniscient: bool) -> dict:

@@ -6,26 +6,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-        ('accounts', '0004_address_opt_out'),
+        ("accounts", "0004_address_opt_out"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CoupPreferences',
+            name="CoupPreferences",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('always_prove', models.BooleanField(default=False, help_text="When a claim of yours is challenged, show the card at once if you hold it, and concede at once if you don't.", verbose_name='always prove when I can')),
-                ('lose_first', models.JSONField(blank=True, default=list, help_text='Character ids in order: when you lose an influence, the first of them you hold is given up at once.', verbose_name='the cards I give up first')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='coup_preferences', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "always_prove",
+                    models.BooleanField(
+                        default=False,
+                        help_text="When a claim of yours is challenged, show the card at once if you hold it, and concede at once if you don't.",
+                        verbose_name="always prove when I can",
+                    ),
+                ),
+                (
+                    "lose_first",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Character ids in order: when you lose an influence, the first of them you hold is given up at once.",
+                        verbose_name="the cards I give up first",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="coup_preferences",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Coup standing answers',
-                'verbose_name_plural': 'Coup standing answers',
+                "verbose_name": "Coup standing answers",
+                "verbose_name_plural": "Coup standing answers",
             },
         ),
     ]

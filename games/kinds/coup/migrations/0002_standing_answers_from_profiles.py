@@ -10,13 +10,15 @@ def from_profiles(apps, schema_editor):
     CoupPreferences = apps.get_model("coup", "CoupPreferences")
     profiles = Profile.objects.exclude(always_prove=False, lose_first=[])
     CoupPreferences.objects.bulk_create(
-        (CoupPreferences(user_id=p.user_id, always_prove=p.always_prove, lose_first=list(p.lose_first or [])) for p in profiles.iterator()),
+        (
+            CoupPreferences(user_id=p.user_id, always_prove=p.always_prove, lose_first=list(p.lose_first or []))
+            for p in profiles.iterator()
+        ),
         batch_size=1000,
     )
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("coup", "0001_standing_answers"),
         ("accounts", "0004_address_opt_out"),

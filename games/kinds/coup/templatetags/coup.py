@@ -3,8 +3,8 @@
 from django import template
 from django.utils.html import format_html
 
-from ..words.names import card_ability
-from ..words.names import card_name as _card_name
+from games.kinds.coup.words.names import card_ability
+from games.kinds.coup.words.names import card_name as _card_name
 
 register = template.Library()
 

@@ -9,16 +9,16 @@ time, so call them inside a request or under ``translation.override``. Sentences
 keep their placeholders named so a translator may reorder them.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine.cards import CONVERT_COST, COSTS, table_for
-from ..engine.decisions import DECISIONS
-from .names import action_name, card_list, card_name, coins
+from games.kinds.coup.engine.cards import CONVERT_COST, COSTS, table_for
+from games.kinds.coup.engine.decisions import DECISIONS
+from games.kinds.coup.words.names import action_name, card_list, card_name, coins
 
 
 class Context:
@@ -241,9 +241,9 @@ def _label_block(option, ctx):
 
 def _label_prove(option, ctx):
     if "disclaims" in option:
-        return _(
-            "Reveal your cards: no %(card)s — the challenger loses an influence; you draw new cards"
-        ) % {"card": card_name(option["disclaims"])}
+        return _("Reveal your cards: no %(card)s — the challenger loses an influence; you draw new cards") % {
+            "card": card_name(option["disclaims"])
+        }
     return _("Show your %(card)s — the challenger loses an influence; you draw a new card") % {
         "card": card_name(option["claim"])
     }
@@ -254,9 +254,7 @@ def _label_concede(option, ctx):
         return _("Concede — lose an influence and your claim to the inheritance")
     if ctx.pending.get("blocker") == ctx.viewer:
         return _("Concede — lose an influence; your block fails")
-    return _("Concede — lose an influence; your %(action)s fails") % {
-        "action": action_name(ctx.pending.get("action"))
-    }
+    return _("Concede — lose an influence; your %(action)s fails") % {"action": action_name(ctx.pending.get("action"))}
 
 
 def _label_lose(option, ctx):
@@ -365,18 +363,18 @@ def _waits_for_draft(ctx):
 WORDS = {
     "turn": DecisionWords(
         labels={
-        "income": _label_income,
-        "foreign_aid": _label_foreign_aid,
-        "tax": _label_tax,
-        "exchange": _label_exchange,
-        "embezzle": _label_embezzle,
-        "convert": _label_convert,
-        "patronage": _label_patronage,
-        "coup": _label_coup,
-        "assassinate": _label_assassinate,
-        "steal": _label_steal,
-        "examine": _label_examine,
-    },
+            "income": _label_income,
+            "foreign_aid": _label_foreign_aid,
+            "tax": _label_tax,
+            "exchange": _label_exchange,
+            "embezzle": _label_embezzle,
+            "convert": _label_convert,
+            "patronage": _label_patronage,
+            "coup": _label_coup,
+            "assassinate": _label_assassinate,
+            "steal": _label_steal,
+            "examine": _label_examine,
+        },
         waits_for=_waits_for_turn,
         onlooker_prompt=gettext_lazy("choose an action"),
         grouped=True,
@@ -410,7 +408,7 @@ WORDS = {
 
 
 def decision_prompt(kind) -> str:
-    """"choose your action", translated."""
+    """ "choose your action", translated."""
     words = WORDS.get(kind)
     if words is not None and words.prompt is not None:
         return str(words.prompt)

@@ -18,19 +18,31 @@ standing answers (``coup.standing.set``) produce no sentence.
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.kinds.coup.engine.cards import COSTS, OPPOSITE_FACTION, table_for
+from games.kinds.coup.words.names import action_name, card_list, card_name, coins, faction_name
 from games.kinds.words import Line, Story, tell
-
-from ..engine.cards import COSTS, OPPOSITE_FACTION, table_for
-from .names import action_name, card_list, card_name, coins, faction_name
 
 SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
 # The events that record a player's own answer. A card lost, drawn or dealt, or
 # an elimination, is news to its player even when it follows their answer.
-MOVES = frozenset((
-    "coup.draft.kept", "coup.action.declared", "coup.allowed", "coup.challenged", "coup.claim.proved",
-    "coup.claim.conceded", "coup.blocked", "coup.exchange.kept", "coup.card.shown", "coup.examine.given_back",
-    "coup.examine.forced", "coup.inheritance.claimed", "coup.inheritance.declined", "coup.player.resigned",
-))
+MOVES = frozenset(
+    (
+        "coup.draft.kept",
+        "coup.action.declared",
+        "coup.allowed",
+        "coup.challenged",
+        "coup.claim.proved",
+        "coup.claim.conceded",
+        "coup.blocked",
+        "coup.exchange.kept",
+        "coup.card.shown",
+        "coup.examine.given_back",
+        "coup.examine.forced",
+        "coup.inheritance.claimed",
+        "coup.inheritance.declined",
+        "coup.player.resigned",
+    )
+)
 
 
 class CoupStory(Story):
@@ -75,7 +87,9 @@ def _started(story, data):
     }
     if story.factions:
         sides = ", ".join(
-            f"{story.name(p)}: {faction_name(story.factions[p])}" for p in data.get("players", []) if p in story.factions
+            f"{story.name(p)}: {faction_name(story.factions[p])}"
+            for p in data.get("players", [])
+            if p in story.factions
         )
         text += " " + _("Factions — %(sides)s.") % {"sides": sides}
     return text
@@ -155,9 +169,7 @@ def _declared(story, data):
     if action == "embezzle":
         params["card"] = card_name(story.table.embezzle_forbidden)
         params["coins"] = coins(data.get("takes", 0))
-        return (
-            _("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve.") % params
-        )
+        return _("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve.") % params
     return _("%(player)s chose %(action)s.") % {"player": actor, "action": action_name(action)}
 
 
@@ -221,9 +233,7 @@ def _proved(story, data):
     action = story.action or {}
     if action.get("action") == "embezzle" and not action.get("block_card"):
         params["card"] = card_name(story.table.embezzle_forbidden)
-        return (
-            _("%(player)s revealed %(cards)s — no %(card)s — and shuffled them into the court deck.") % params
-        )
+        return _("%(player)s revealed %(cards)s — no %(card)s — and shuffled them into the court deck.") % params
     return _("%(player)s showed the %(cards)s and shuffled it into the court deck.") % params
 
 
@@ -353,9 +363,10 @@ def _converted(story, data):
 
 
 def _inheritance_opened(story, data):
-    return _(
-        "%(player)s left %(coins)s: anyone still in the game may claim the Lawyer to inherit them."
-    ) % {"player": story.name(data["player"]), "coins": coins(data.get("coins", 0))}
+    return _("%(player)s left %(coins)s: anyone still in the game may claim the Lawyer to inherit them.") % {
+        "player": story.name(data["player"]),
+        "coins": coins(data.get("coins", 0)),
+    }
 
 
 def _inheritance_claimed(story, data):

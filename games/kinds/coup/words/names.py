@@ -8,7 +8,7 @@ so no language needs an article that agrees with the card's gender.
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from ..engine.cards import CARD_NAMES
+from games.kinds.coup.engine.cards import CARD_NAMES
 
 
 def card_name(card) -> str:
@@ -17,7 +17,7 @@ def card_name(card) -> str:
 
 
 def card_list(cards) -> str:
-    """"Duke, Captain" — card names joined for a sentence."""
+    """ "Duke, Captain" — card names joined for a sentence."""
     return ", ".join(card_name(card) for card in cards)
 
 

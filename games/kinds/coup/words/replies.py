@@ -17,9 +17,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from games.kinds.coup.engine.cards import CARD_NAMES, table_for
 from games.kinds.words import Reply
-
-from ..engine.cards import CARD_NAMES, table_for
 
 # Each word (accents removed, lower case) and the acts it may mean. A word that
 # means two acts ("keep" is also the draft's keep) is settled by what is legal.

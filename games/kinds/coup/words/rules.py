@@ -6,8 +6,8 @@ of the variants in play."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine.cards import COSTS, FORCED_COUP_COINS, VARIANTS, characters_in_play, table_for
-from .names import action_name, card_ability, card_list, card_name, coins
+from games.kinds.coup.engine.cards import COSTS, FORCED_COUP_COINS, VARIANTS, characters_in_play, table_for
+from games.kinds.coup.words.names import action_name, card_ability, card_list, card_name, coins
 
 VARIANT_NAMES = {
     "two_player_draft": gettext_lazy("Two-player draft"),
@@ -100,8 +100,17 @@ def characters(variants=()) -> list[dict]:
 
 # The turn's actions in the order the reference lists them.
 REFERENCE_ORDER = (
-    "income", "foreign_aid", "coup", "tax", "patronage", "exchange", "steal", "examine", "assassinate",
-    "embezzle", "convert",
+    "income",
+    "foreign_aid",
+    "coup",
+    "tax",
+    "patronage",
+    "exchange",
+    "steal",
+    "examine",
+    "assassinate",
+    "embezzle",
+    "convert",
 )
 
 

@@ -8,11 +8,10 @@ can never show more than the engine let through for that viewer.
 
 from django.utils.translation import gettext as _
 
+from games.kinds.coup.engine.cards import FORCED_COUP_COINS
+from games.kinds.coup.words.decisions import Context, decision_prompt, onlooker_prompt, pending_effect
+from games.kinds.coup.words.names import action_name, card_name, coins, faction_name
 from games.kinds.words import last_action_told
-
-from ..engine.cards import FORCED_COUP_COINS
-from .decisions import Context, decision_prompt, onlooker_prompt, pending_effect
-from .names import action_name, card_name, coins, faction_name
 
 
 def table(view, viewer, names, game, users, awaiting) -> dict:
@@ -63,6 +62,7 @@ def table(view, viewer, names, game, users, awaiting) -> dict:
         "shown": _shown(view, viewer, names),
         "inheritance": _inheritance(view, names),
     }
+
 
 def replay_table(game, view, viewer, names) -> dict:
     """Every seat with its face-down cards shown, the court deck in order, and
@@ -207,7 +207,7 @@ def _inheritance(view, names):
 
 
 def last_action(payload, names: dict, viewer: str) -> str:
-    """"Ben: Steal from Ana", from a stored ``coup.action.declared`` event (its
+    """ "Ben: Steal from Ana", from a stored ``coup.action.declared`` event (its
     public ``data`` only; such events carry no secret part anyway)."""
     if not payload:
         return ""

@@ -27,13 +27,12 @@ Decisions where the rules and the scenario format are silent:
 
 from games.engine.common import Rules
 from games.engine.dealer import LiveDealer
-
-from .flow import Flow
-from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .scenario import read_scenario
-from .setup import check_config, setup_events
-from .state import KobayakawaState, from_json, to_json
-from .view import shown
+from games.kinds.kobayakawa.engine.flow import Flow
+from games.kinds.kobayakawa.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from games.kinds.kobayakawa.engine.scenario import read_scenario
+from games.kinds.kobayakawa.engine.setup import check_config, setup_events
+from games.kinds.kobayakawa.engine.state import KobayakawaState, from_json, to_json
+from games.kinds.kobayakawa.engine.view import shown
 
 
 def _shy(rng, options):

@@ -10,9 +10,8 @@ must not mutate them.
 from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
-
-from .rules import CARDS, bet_cost, is_card
-from .state import KobayakawaState
+from games.kinds.kobayakawa.engine.rules import CARDS, bet_cost, is_card
+from games.kinds.kobayakawa.engine.state import KobayakawaState
 
 DISCARD_OPTIONS = {card: {"act": "discard", "card": card} for card in CARDS}
 PASS = {"act": "pass"}

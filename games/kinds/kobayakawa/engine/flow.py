@@ -14,10 +14,9 @@ from games.engine.common import BaseFlow
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
 from games.engine.events import Event
-
-from .decisions import DECISIONS
-from .rules import CARDS, LAST_ROUND_CENTRE, winners_of
-from .state import APPLY
+from games.kinds.kobayakawa.engine.decisions import DECISIONS
+from games.kinds.kobayakawa.engine.rules import CARDS, LAST_ROUND_CENTRE, winners_of
+from games.kinds.kobayakawa.engine.state import APPLY
 
 
 class Flow(BaseFlow):
@@ -101,7 +100,10 @@ class Flow(BaseFlow):
         state = self.state
         bettors = [p for p in state.in_order() if p.answer == "bet"]
         if not bettors:
-            self.emit("kobayakawa.round.replayed", {"round": state.round, "player": None, "first": state.first, "replayed": True})
+            self.emit(
+                "kobayakawa.round.replayed",
+                {"round": state.round, "player": None, "first": state.first, "replayed": True},
+            )
             self.start_round(state.first, state.round)
             return
         kobayakawa = state.kobayakawa
@@ -145,4 +147,3 @@ class Flow(BaseFlow):
         if any(p.bet for p in state.players):
             self.emit("kobayakawa.bets.returned", {})
         self.emit("kobayakawa.game.ended", {"winners": winners_of(state)})
-

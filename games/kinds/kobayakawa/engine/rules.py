@@ -1,6 +1,6 @@
 """Kobayakawa's numbers and the rules several parts read (docs/rules.md §6)."""
 
-from .state import KobayakawaState
+from games.kinds.kobayakawa.engine.state import KobayakawaState
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 CARDS = tuple(range(1, 16))  # the fifteen cards, numbered 1 to 15

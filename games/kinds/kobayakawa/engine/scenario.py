@@ -15,9 +15,16 @@ from games.engine.scenario import (
     list_of,
     per_player,
 )
-
-from .rules import CARDS, LAST_ROUND_CENTRE, MAX_PLAYERS, MIN_PLAYERS, START_CENTRE, START_MEDALS, is_card
-from .setup import setup_events
+from games.kinds.kobayakawa.engine.rules import (
+    CARDS,
+    LAST_ROUND_CENTRE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    START_CENTRE,
+    START_MEDALS,
+    is_card,
+)
+from games.kinds.kobayakawa.engine.setup import setup_events
 
 FIELDS = {"game", "variants", "players", "first", "rounds", "medals", "centre", "steps"}
 REQUIRED = {"game", "players", "rounds", "steps"}

@@ -2,10 +2,9 @@
 
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
-
-from .flow import Flow
-from .rules import LAST_ROUND_CENTRE, MAX_PLAYERS, MIN_PLAYERS, START_CENTRE, START_MEDALS
-from .state import KobayakawaState
+from games.kinds.kobayakawa.engine.flow import Flow
+from games.kinds.kobayakawa.engine.rules import LAST_ROUND_CENTRE, MAX_PLAYERS, MIN_PLAYERS, START_CENTRE, START_MEDALS
+from games.kinds.kobayakawa.engine.state import KobayakawaState
 
 
 def check_config(players: list, variants=()) -> None:
@@ -43,4 +42,3 @@ def setup_events(
     if not start[first]:
         raise IllegalMove(_("The first player needs medals to play."))
     return Flow(KobayakawaState(), dealer).start(players, first, start, centre)
-

@@ -13,7 +13,20 @@ from games.engine.decisions import Decision
 
 
 class Player:
-    __slots__ = ("name", "seat", "medals", "card", "drawn", "discards", "bet", "played", "answer", "shown", "out", "resigned")
+    __slots__ = (
+        "name",
+        "seat",
+        "medals",
+        "card",
+        "drawn",
+        "discards",
+        "bet",
+        "played",
+        "answer",
+        "shown",
+        "out",
+        "resigned",
+    )
 
     def __init__(self, name: str, seat: int, medals: int):
         self.name = name
@@ -32,8 +45,22 @@ class Player:
 
 class KobayakawaState:
     __slots__ = (
-        "players", "by_name", "deck", "pile", "centre", "box", "round", "last", "first", "order", "stage",
-        "awaiting", "previous", "winners", "over", "seq",
+        "players",
+        "by_name",
+        "deck",
+        "pile",
+        "centre",
+        "box",
+        "round",
+        "last",
+        "first",
+        "order",
+        "stage",
+        "awaiting",
+        "previous",
+        "winners",
+        "over",
+        "seq",
     )
 
     def __init__(self):
@@ -281,4 +308,3 @@ APPLY = {
     "kobayakawa.bets.returned": _bets_returned,
     "kobayakawa.game.ended": _game_ended,
 }
-

@@ -11,8 +11,7 @@ scenario files only.
 """
 
 from games.engine.common import awaited_view
-
-from .state import KobayakawaState, _copy
+from games.kinds.kobayakawa.engine.state import KobayakawaState, _copy
 
 
 def shown(state: KobayakawaState, viewer, omniscient: bool) -> dict:
