@@ -1,6 +1,6 @@
 """Sign-up asks for the display name and language; the profile page edits them,
 the time zone and the emails (each game kind adds its own section of preferences,
-``GameKind.preferences_form``)."""
+``Forms.preferences_form``)."""
 
 from django import forms
 from django.conf import settings

@@ -1,6 +1,6 @@
 """A player's profile: the name shown at the table, the language and time zone of
 pages and emails, and which emails they want. What a game kind keeps per player
-(Coup's standing answers) is the kind's own (``GameKind.player_preferences``)."""
+(Coup's standing answers) is the kind's own (``Forms.player_preferences``)."""
 
 import zoneinfo
 
@@ -64,7 +64,7 @@ class Profile(models.Model):
         return display_name_of(self.user, profile=self)
 
 
-# The bot levels as players read them (``GameKind.bot_levels``).
+# The bot levels as players read them (``Bots.levels``).
 BOT_LEVEL_NAMES = {
     "default": _("by the clock"),
     "easy": _("easy"),

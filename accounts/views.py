@@ -41,7 +41,7 @@ def profile(request):
 
 def _preference_sections(user, data) -> list:
     """Each game kind's form of the preferences it keeps per player (none for most)."""
-    forms = (kind.preferences_form(user, data) for kind in KINDS.values())
+    forms = (game_kind.forms.preferences_form(user, data) for game_kind in KINDS.values())
     return [form for form in forms if form is not None]
 
 

@@ -73,22 +73,22 @@ def make_users(tag: str, count: int):
 
 def random_log(rng, players: int, variants) -> list:
     """A random legal game to its end, seats named as the service names them."""
-    engine = KINDS["coup"]
+    rules = KINDS["coup"].rules
     dealer = SeededDealer(rng.random())
     names = seat_players(players)
-    events = engine.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
-    state = engine.new_state()
+    events = rules.setup(dealer=dealer, players=names, variants=list(variants), first=rng.choice(names))
+    state = rules.new_state()
     for event in events:
-        engine.apply(state, event)
-    while not engine.is_over(state):
-        name = rng.choice(engine.awaiting(state))[0]
-        events += engine.play(state, name, rng.choice(engine.options(state, name)), dealer)
+        rules.apply(state, event)
+    while not rules.is_over(state):
+        name = rng.choice(rules.awaiting(state))[0]
+        events += rules.play(state, name, rng.choice(rules.options(state, name)), dealer)
     return events, state
 
 
 def build_finished(rng, me, others, count: int) -> float:
     """``count`` finished games of ``me``; returns the seconds recording results took."""
-    engine = KINDS["coup"]
+    rules = KINDS["coup"].rules
     now = timezone.now()
     recording = 0.0
     for index in range(count):
@@ -107,7 +107,7 @@ def build_finished(rng, me, others, count: int) -> float:
             turn_seconds=86400,
             response_seconds=28800,
             version=len(events),
-            snapshot=engine.dump(state),
+            snapshot=rules.dump(state),
             started_at=finished - timedelta(days=rng.randint(0, 9)),
             finished_at=finished,
             winner=winner,
@@ -140,11 +140,11 @@ def build_active(rng, me, others, count: int) -> None:
         for _move in range(rng.randint(0, 12)):
             game.refresh_from_db()
             state = game_state(game)
-            engine = KINDS[game.kind]
-            if engine.is_over(state):
+            rules = KINDS[game.kind].rules
+            if rules.is_over(state):
                 break
-            name, _kind, version = rng.choice(engine.awaiting(state))
-            command = rng.choice(engine.options(state, name))
+            name, _decision, version = rng.choice(rules.awaiting(state))
+            command = rng.choice(rules.options(state, name))
             play.decision_submit(game=game, user=users[name], command=command, version=version)
 
 

@@ -242,15 +242,15 @@ def endless_choice(options: list) -> dict:
     raise RuntimeError(f"no endless answer among {options}")
 
 
-def endless_moves(engine, state, count: int):
+def endless_moves(rules, state, count: int):
     """The next ``count`` decisions of the endless game from ``state`` (played on
     it): (player, decision version, command, events)."""
     for _move in range(count):
-        player, _kind, version = engine.awaiting(state)[0]
+        player, _decision, version = rules.awaiting(state)[0]
         command = {
-            key: value for key, value in endless_choice(engine.options(state, player)).items() if key != "version"
+            key: value for key, value in endless_choice(rules.options(state, player)).items() if key != "version"
         }
-        yield player, version, command, engine.play(state, player, {**command, "version": version})
+        yield player, version, command, rules.play(state, player, {**command, "version": version})
 
 
 def make_users(tag: str, count: int) -> list:
@@ -286,11 +286,11 @@ def advanced(game, events_at_least: int):
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        engine = KINDS[game.kind]
-        state = engine.load(game.snapshot)
+        rules = KINDS[game.kind].rules
+        state = rules.load(game.snapshot)
         events = []
         while game.version + len(events) < events_at_least:
-            for *_decision, produced in endless_moves(engine, state, 1):
+            for *_decision, produced in endless_moves(rules, state, 1):
                 events += produced
         events_append(game, state, events)
     return game
@@ -566,10 +566,10 @@ def email_ratio(rounds: int) -> float:
 
     users = make_users("mail", 10)
     game = started_game(users)
-    engine = KINDS[game.kind]
-    state = engine.load(game.snapshot)
-    player, _kind, version = engine.awaiting(state)[0]
-    tax = next(option for option in engine.options(state, player) if option["act"] == "tax")
+    rules = KINDS[game.kind].rules
+    state = rules.load(game.snapshot)
+    player, _decision, version = rules.awaiting(state)[0]
+    tax = next(option for option in rules.options(state, player) if option["act"] == "tax")
     before = game.version
     claimant = {seat.player: seat.user for seat in game.seats.select_related("user")}[player]
     play.decision_submit(game=game, user=claimant, command=tax, version=version)
@@ -713,10 +713,10 @@ def build_players(count: int, port: int, script_length: int) -> list:
         users = make_users(f"load{index}x", 4)
         game = advanced(started_game(users), 20)
         sessions = {seat.player: session_cookie(seat.user) for seat in game.seats.select_related("user")}
-        engine = KINDS[game.kind]
-        state = engine.load(game.snapshot)
+        rules = KINDS[game.kind].rules
+        state = rules.load(game.snapshot)
         script, version = [], game.version
-        for player, decision, command, events in endless_moves(engine, state, script_length):
+        for player, decision, command, events in endless_moves(rules, state, script_length):
             version += len(events)
             script.append((player, decision, json.dumps(command, sort_keys=True, separators=(",", ":")), version))
         players.append(Player(port, game, sessions, script))

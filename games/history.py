@@ -75,10 +75,11 @@ class History:
         """Whether some events from ``version`` on are older than these lines."""
         return version < self.start
 
-    def continued(self, game_kind, events: list, version: int) -> "History":
-        """This story continued with ``events`` (stored events with their ``seq``),
-        the log's next ones up to ``version``; the story object is carried on."""
-        lines = self.lines + game_kind.history_continued(self.story, events)
+    def continued(self, tellers, events: list, version: int) -> "History":
+        """This story continued by ``tellers`` (the kind's ``history`` part) with
+        ``events`` (stored events with their ``seq``), the log's next ones up to
+        ``version``; the story object is carried on."""
+        lines = self.lines + tellers.continued(self.story, events)
         turns = [index for index, line in enumerate(lines) if line.turn]
         if len(turns) <= LATEST_TURNS:
             return History(self.story, version, lines, self.start)
@@ -123,7 +124,7 @@ def _brought_up(game: Game, viewer: str | None, names: dict, cached: History | N
     if cached is None or cached.version > game.version:
         # Nothing told yet, or told further than this (older) read of the row:
         # tell this version from the start, and keep any newer entry.
-        told = _continued(History(KINDS[game.kind].history_story(viewer, names)), game, log)
+        told = _continued(History(KINDS[game.kind].history.story(viewer, names)), game, log)
         return told, cached is None
     if cached.version < game.version:
         return _continued(cached, game, log), True
@@ -133,14 +134,14 @@ def _brought_up(game: Game, viewer: str | None, names: dict, cached: History | N
 def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
     """The whole story of ``game`` for ``viewer``, told from the start."""
     stored = Event.objects.filter(game=game, seq__lt=game.version).order_by("seq").values_list("seq", "payload")
-    return KINDS[game.kind].history_lines([{**payload, "seq": seq} for seq, payload in stored], viewer, names)
+    return KINDS[game.kind].history.lines([{**payload, "seq": seq} for seq, payload in stored], viewer, names)
 
 
 def _continued(told: History, game: Game, log: "_Log") -> History:
     """``told`` continued with the stored events after it, up to the game's version.
     The tellers only read the events, so several viewers' stories may be continued
     from the same ones."""
-    return told.continued(KINDS[game.kind], log.events(told.version), game.version)
+    return told.continued(KINDS[game.kind].history, log.events(told.version), game.version)
 
 
 @dataclass

@@ -1,13 +1,21 @@
 """Reading games for pages, emails and tests (no writes here)."""
 
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
 from accounts.models import bot_label, display_name_of
 from games import history
 from games.engine.common import PUBLIC
+from games.history import History
 from games.kinds import KINDS
 from games.models import Event, Game, Seat, SeatChange
+
+if TYPE_CHECKING:
+    from games.kinds.base import GameKind
 
 
 class GameUnreadable(Exception):
@@ -22,12 +30,12 @@ class GameUnreadable(Exception):
 def game_state(game: Game):
     """The engine state of ``game``: its cached snapshot, or a replay of its log.
     Raises ``GameUnreadable`` (from the engine's error) when they cannot be read."""
-    game_kind = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     payloads = None
     if game.snapshot is None:
         payloads = list(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
     try:
-        return game_kind.load(game.snapshot) if payloads is None else game_kind.replay(payloads)
+        return rules.load(game.snapshot) if payloads is None else rules.replay(payloads)
     except Exception as error:  # the engine trusts what it stored: anything it raises here means damage
         raise GameUnreadable(game.pk) from error
 
@@ -72,30 +80,97 @@ def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
     }
 
 
-def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, told=None, appended=()) -> dict:
-    """Everything ``user`` may see of ``game``: the engine view for their seat (the
-    public view when they have none; every hand once the game is finished), their legal answers with the decision
-    version, and the history of its latest turns as they may know it (``games.history``).
-    ``seats`` (from ``seats_of``), ``state`` (the engine state of the game as it
-    is) and ``told`` (the user's ``history.latest``) are read here unless the
-    caller already holds them; ``appended``: the events the caller just appended
-    (a move's answer), which the history then needs not read back."""
+@dataclass
+class Table:
+    """Everything one user may see of a game (``table_for``), and the questions about
+    it that pages, emails and replies ask. ``view`` is the engine's view for the
+    user's seat (the public view without a seat; every hand once the game is
+    finished; None while it gathers players), ``options`` the seat's legal answers,
+    each with the decision ``version`` it answers, ``history`` the latest turns as
+    the user may know them (``games.history.History``)."""
+
+    game: Game
+    seat: Seat | None
+    seats: list[Seat]
+    names: dict
+    view: dict | None = None
+    options: list[dict] = field(default_factory=list)
+    history: History | None = None
+
+    @cached_property
+    def game_kind(self) -> "GameKind":
+        return KINDS[self.game.kind]
+
+    @property
+    def viewer(self) -> str | None:
+        """The user's player name in the game, or None without a seat."""
+        return self.seat.player if self.seat else None
+
+    @cached_property
+    def awaiting(self) -> dict[str, str]:
+        """Player → the decision the game awaits of them, as the view shows it."""
+        return {entry["player"]: entry["decision"] for entry in (self.view or {}).get("awaiting", [])}
+
+    @property
+    def decision(self) -> str | None:
+        """The decision the game awaits of the user, if any."""
+        return self.awaiting.get(self.viewer) if self.viewer else None
+
+    @property
+    def version(self) -> int | None:
+        """The version of the decision the user's options answer."""
+        return self.options[0]["version"] if self.options else None
+
+    @property
+    def winners(self) -> list[str]:
+        winner = (self.view or {}).get("winner")
+        return winner if isinstance(winner, list) else [winner] if winner else []
+
+    @property
+    def prompt(self) -> str:
+        """What the user's decision asks ("choose your action"); "" when none."""
+        return self.game_kind.words.decision_prompt(self.decision) if self.decision else ""
+
+    @property
+    def waits_for(self) -> str:
+        """What the game waits for from the user, as a button says it ("Respond to Ben's Tax")."""
+        return self.game_kind.words.waits_for(self.decision, self.view, self.viewer, self.names)
+
+    @cached_property
+    def _labeler(self):
+        return self.game_kind.words.labeler(self.view, self.viewer, self.names, self.game.variants)
+
+    def label(self, option: dict) -> str:
+        """The words on the button of one of the user's ``options``."""
+        return self.game_kind.words.option_label(option, self._labeler, self.decision)
+
+    def reply_word(self, option: dict) -> str:
+        """How to write one of the user's ``options`` in a reply by email."""
+        return self.game_kind.replies.word(option, self.names)
+
+
+def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, told=None, appended=()) -> Table:
+    """Everything ``user`` may see of ``game`` (a ``Table``): the engine view for their
+    seat (the public view when they have none; every hand once the game is
+    finished), their legal answers with the decision version, and the history of
+    its latest turns as they may know it (``games.history``). ``seats`` (from
+    ``seats_of``), ``state`` (the engine state of the game as it is) and ``told``
+    (the user's ``history.latest``) are read here unless the caller already holds
+    them; ``appended``: the events the caller just appended (a move's answer),
+    which the history then needs not read back."""
     seats = seats_of(game) if seats is None else seats
     seat = seat_of(game, user, seats)
-    viewer = seat.player if seat else PUBLIC
-    table = {"game": game, "seat": seat, "seats": seats, "names": player_names(game, seats)}
+    table = Table(game, seat, seats, player_names(game, seats))
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
-        return {**table, "view": None, "options": [], "history": None}
-    engine = KINDS[game.kind]
+        return table
+    rules = table.game_kind.rules
     state = game_state(game) if state is None else state
-    versions = {name: version for name, _kind, version in engine.awaiting(state)}
-    options = []
+    versions = {name: version for name, _decision, version in rules.awaiting(state)}
     if seat is not None and seat.player in versions:
-        options = [{**option, "version": versions[seat.player]} for option in engine.options(state, seat.player)]
-    if told is None:
-        told = history.latest(game, seat.player if seat else None, table["names"], appended)
+        table.options = [{**option, "version": versions[seat.player]} for option in rules.options(state, seat.player)]
+    table.history = history.latest(game, table.viewer, table.names, appended) if told is None else told
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.
     finished = game.status == Game.Status.FINISHED
-    view = engine.omniscient_view(state) if finished else engine.view(state, viewer)
-    return {**table, "view": view, "options": options, "history": told}
+    table.view = rules.omniscient_view(state) if finished else rules.view(state, table.viewer or PUBLIC)
+    return table

@@ -93,21 +93,21 @@ def expired_copies(model, count: int) -> list[int]:
 def awaited(game) -> dict:
     """Engine player name → (decision, version) for the decisions ``game`` waits for."""
     game.refresh_from_db()
-    return {name: (kind, version) for name, kind, version in KINDS[game.kind].awaiting(game_state(game))}
+    return {name: (decision, version) for name, decision, version in KINDS[game.kind].rules.awaiting(game_state(game))}
 
 
 def play_randomly(game, rng: random.Random, decisions: int = 10_000):
     """Answer ``game``'s awaited decisions at random through the services until it
     ends, yielding the game after each answer."""
     users = {seat.player: seat.user for seat in game.seats.all()}
-    engine = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     for _ in range(decisions):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return
         state = game_state(game)
-        player, _kind, version = rng.choice(engine.awaiting(state))
-        command = rng.choice(engine.options(state, player))
+        player, _kind, version = rng.choice(rules.awaiting(state))
+        command = rng.choice(rules.options(state, player))
         play.decision_submit(game=game, user=users[player], command=command, version=version)
         game.refresh_from_db()
         yield game
@@ -140,22 +140,22 @@ def blocked_foreign_aid(game, events: int):
     and its snapshot): every turn a Foreign Aid blocked by a Duke claim that everyone
     lets stand, so the game never ends and nobody's hand or coins change. A long
     game, cheaply."""
-    engine = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     state = game_state(game)
     new = []
-    while len(new) < events or engine.awaiting(state)[0][1] != "turn":
-        player, _kind, _version = engine.awaiting(state)[0]
-        options = engine.options(state, player)
+    while len(new) < events or rules.awaiting(state)[0][1] != "turn":
+        player, _kind, _version = rules.awaiting(state)[0]
+        options = rules.options(state, player)
         command = next(
             (option for option in options if option["act"] == "foreign_aid" or option.get("as") == "duke"),
             {"act": "allow"},
         )
-        new += engine.play(state, player, command)
+        new += rules.play(state, player, command)
     Event.objects.bulk_create(
         Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
         for index, event in enumerate(new)
     )
     game.version += len(new)
-    game.snapshot = engine.dump(state)
+    game.snapshot = rules.dump(state)
     game.save(update_fields=["version", "snapshot"])
     return game

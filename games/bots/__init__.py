@@ -8,8 +8,8 @@ It never receives the game's state, so no hidden card can reach its choice
 Monte Carlo over the worlds the seat cannot tell apart), and each kind's own
 ``bots.py`` (``games/kinds/<kind>/bots.py``) what it adds: its knowledge tracker,
 its easy rules, and any level of its own (classic Coup's adapter of coupml's
-rule-based AI). ``arena.py`` plays matches between levels. A game kind lists its levels in ``GameKind.bot_levels``
-and hands one out with ``GameKind.bot(level)``.
+rule-based AI). ``arena.py`` plays matches between levels. A game kind offers its
+levels through its ``bots`` part (``Bots``).
 """
 
 import random
@@ -58,6 +58,28 @@ def knowledge_for(kind: str, seat: str) -> SeatKnowledge:
     return SeatKnowledge(rules_of(kind), tracker, seat)
 
 
+class Bots:
+    """A kind's computer players, as its ``GameKind.bots`` part: loaded only when asked for."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    @property
+    def levels(self) -> tuple:
+        """The levels a seat of this kind can be given, weakest first: "default" (the
+        deadline's answers), "easy" (a few readable rules), "strong" (Monte Carlo over
+        the hands it cannot see), and any the kind adds (classic Coup: "treason")."""
+        return levels_of(self.kind)
+
+    def bot(self, level: str):
+        """The computer player of ``level``: see ``bot_for``."""
+        return bot_for(self.kind, level)
+
+    def knowledge(self, seat: str) -> SeatKnowledge:
+        """An empty knowledge of a game of this kind for ``seat``: see ``knowledge_for``."""
+        return knowledge_for(self.kind, seat)
+
+
 def decide(bot, knowledge: SeatKnowledge, view: dict, rng: random.Random, budget: Budget) -> dict:
     """``bot``'s answer for its seat, from its knowledge, checked against ``view``
     (the game's view for that seat) first."""
@@ -65,4 +87,4 @@ def decide(bot, knowledge: SeatKnowledge, view: dict, rng: random.Random, budget
     return bot.choose(knowledge, rng, budget)
 
 
-__all__ = ["Budget", "SeatKnowledge", "UnknownBotLevel", "bot_for", "decide", "knowledge_for", "levels_of"]
+__all__ = ["Bots", "Budget", "SeatKnowledge", "UnknownBotLevel", "bot_for", "decide", "knowledge_for", "levels_of"]

@@ -2,11 +2,9 @@
 rules interface built on a game's own ``Flow``.
 
 Each game kind's engine (``games/kinds/<kind>/engine/``) subclasses ``BaseFlow``
-(how its commands move a game) and ``Rules`` (the engine half of its
-``GameKind``: ``games/kinds/__init__.py`` declares every member once).
+(how its commands move a game) and ``Rules`` (the ``rules`` part of its
+``GameKind``, ``games/kinds/base.py``).
 """
-
-from importlib import import_module
 
 from games.engine.dealer import LiveDealer
 from games.engine.errors import IllegalMove
@@ -119,13 +117,23 @@ def _readable(command) -> bool:
 
 
 class Rules:
-    """The engine half of a game kind, the same for every game.
+    """A game's rules as everything outside the engine calls them, the same for
+    every game (the ``rules`` part of its ``GameKind``).
 
-    A game's subclass sets ``kind``, ``min_players``, ``max_players``, ``Flow``,
-    ``State``, ``long_game`` and the functions ``check_config``, ``setup``,
-    ``dump``/``load``, ``shown``, ``winners`` and ``read_scenario``. The contract of
-    each member is in ``GameKind``; those only the engine itself uses are:
+    A game's subclass sets ``kind``, ``min_players``, ``max_players``,
+    ``variants``, ``out_events``, ``Flow``, ``State``, ``long_game`` and the
+    functions ``check_config``, ``setup``, ``dump``/``load``, ``shown``, ``winners``
+    and ``read_scenario``:
 
+    - ``check_config(players, variants)``: refuse (``IllegalMove``) a game a host may
+      not create: the number of players, the variants and how they combine.
+    - ``setup(players=, first=, variants=, options=, dealer=)``: the events that
+      start a game of ``players`` (engine names, in seat order) with ``first`` to
+      play, the deal drawn by ``dealer`` (a live one by default); ``options`` are
+      the game's stored options, of which the kind reads those it knows.
+    - ``dump(state)`` / ``load(data)``: a state as JSON, for the snapshot cached
+      beside the event log, and back (always equal to a replay of the log).
+    - ``winners(state)``: who won (several for a shared win; none while it goes on).
     - ``shown(state, viewer, omniscient)``: the game's view, as ``view`` (what
       ``viewer`` may see) or as ``omniscient_view`` (everything) asks for it.
     - ``read_scenario(data)``: a scenario file of this game (docs/scenarios.md) as
@@ -135,8 +143,13 @@ class Rules:
     """
 
     kind: str
+    """The stable id stored in ``Game.kind`` and prefixing its event types ("coup")."""
     min_players: int
     max_players: int
+    variants: tuple = ()
+    """The variants a game of this kind may be played with, in the order offered."""
+    out_events: frozenset
+    """The event types that put a player out of the game."""
 
     def __init__(self):
         # Each decision's options, by decision kind: ``options`` runs at every answer.
@@ -144,21 +157,16 @@ class Rules:
         self._unrecorded = type(f"Unrecorded{self.Flow.__name__}", (UnrecordedFlow, self.Flow), {"__slots__": ()})
 
     def new_state(self):
+        """An empty state, before any event."""
         return self.State()
 
-    # The bots (a pure-Python package beside the engine) are loaded only when asked for.
-    @property
-    def bot_levels(self) -> tuple:
-        return import_module("games.bots").levels_of(self.kind)
-
-    def bot(self, level: str):
-        return import_module("games.bots").bot_for(self.kind, level)
-
     def apply(self, state, event: Event) -> None:
+        """Fold one event into ``state``: the only way a state changes."""
         self.Flow.APPLY[event.type](state, event.data, event.secret)
         state.seq += 1
 
     def replay(self, events):
+        """The state folded from ``events`` (engine ``Event`` objects or stored JSON)."""
         state = self.State()
         apply = self.apply
         for event in events:
@@ -166,6 +174,10 @@ class Rules:
         return state
 
     def play(self, state, player: str, command: dict, dealer=None) -> list:
+        """``player`` answers their awaited decision with ``command`` (one of their
+        ``options``, with the decision's ``version`` if given). Returns the events,
+        already applied to ``state``; raises ``IllegalMove``, leaving ``state``
+        unchanged, when the rules forbid it."""
         return self.Flow(state, dealer or LiveDealer()).command(player, command)
 
     def play_option(self, state, player: str, option: dict, dealer, record: bool = False) -> list:
@@ -182,26 +194,40 @@ class Rules:
         return self._unrecorded(state, dealer)
 
     def resign(self, state, player: str, dealer=None) -> list:
+        """``player`` leaves the game for good; returns the events, applied."""
         return self.Flow(state, dealer or LiveDealer()).resign(player)
 
     def timeout(self, state, dealer=None) -> list:
+        """The deadline passed: every decision awaited gets its default answer."""
         return self.Flow(state, dealer or LiveDealer()).timeout()
 
     def view(self, state, viewer: str) -> dict:
+        """Everything ``viewer`` may know of the game, as plain JSON: the only door
+        through which state reaches a page, an email or a log. A name that is no
+        player's sees only what is public."""
         return self.shown(state, viewer, omniscient=False)
 
     def omniscient_view(self, state) -> dict:
+        """Every card, the deck in order: for finished-game replays and scenario
+        files only, never for a game in play."""
         return self.shown(state, None, omniscient=True)
 
     def set_preferences(self, state, player: str, preferences: dict, dealer=None) -> list:
-        """A game whose players keep no preferences takes none."""
+        """Give ``player``'s standing preferences (``Forms.player_preferences``) to the
+        game; a preference may answer an awaited decision at once. Returns the
+        events, applied. A game whose players keep no preferences takes none."""
         return []
 
     def default_answer(self, state, player: str, dealer=None) -> dict:
+        """What a deadline answers for ``player``'s awaited decision."""
         spec = self.Flow.DECISIONS[state.awaiting[player].kind]
         return spec.default(state, state.by_name[player], dealer or LiveDealer())
 
     def options(self, state, player: str) -> list[dict]:
+        """``player``'s legal answers now (none when nothing is asked of them). Each
+        is a command ``play`` accepts; it may also carry its consequence (the coins
+        a Steal takes, the medals a bet costs) so the words never work a rule out
+        again. Shared dicts: read or copy them, never change them."""
         decision = state.awaiting.get(player)
         if decision is None:
             return []
@@ -209,11 +235,13 @@ class Rules:
 
     @staticmethod
     def awaiting(state) -> list:
+        """``(player, decision kind, version)`` of every decision awaited, in seat order."""
         awaiting = state.awaiting
         return [(p.name, awaiting[p.name].kind, awaiting[p.name].id) for p in state.players if p.name in awaiting]
 
     @staticmethod
     def is_over(state) -> bool:
+        """Whether the game has ended."""
         return state.over
 
 

@@ -1,14 +1,21 @@
-"""What every game kind's words share: the story of a game told event by event,
-and what a line written in a reply means.
+"""A game kind's parts made of words, and what they share: each decision in
+words (``Words``), the story of a game told event by event (``History``), and
+answers written in a reply by email (``Replies``).
 
 A kind's words read only what the engine's ``view(state, viewer)`` and the
 viewer's copy of the event log let through, so they cannot show more than the
 engine allows: ``tell`` hands each teller only the fields of an event its viewer
-may see.
+may see. Everything is translated at call time: call it inside a request or
+under ``translation.override``.
 """
 
+import re
+import unicodedata
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from games.engine.events import Event
@@ -106,3 +113,94 @@ def last_action_told(text: str, data: dict) -> str:
     if text and data.get("timed_out"):
         return _("%(action)s (time ran out)") % {"action": text}
     return text
+
+
+class Words(ABC):
+    """Each decision of a kind in words: what it asks, the button of every answer
+    (its label, its look, its group), and what the dashboard says it waits for."""
+
+    @abstractmethod
+    def decision_prompt(self, decision: str) -> str:
+        """What a decision asks, as a sentence ending ("choose your action")."""
+
+    def onlooker_prompt(self, decision: str) -> str:
+        """What a decision asks, said of another player ("choose an action"): the
+        words of the table and the replay for every seat but the reader's."""
+        return self.decision_prompt(decision)
+
+    @abstractmethod
+    def labeler(self, view: dict, viewer: str, names: dict, variants) -> Any:
+        """What ``option_label`` needs to know of the table, read from ``view``."""
+
+    @abstractmethod
+    def option_label(self, option: dict, labeler, decision: str) -> str:
+        """The words on the button of ``option``, with its consequence ("Steal from
+        Ben — take 2 coins (claims Captain)")."""
+
+    def option_style(self, option: dict) -> str:
+        """How its button looks: "plain", "quiet", "risky" or "attack"."""
+        return "plain"
+
+    def option_group(self, option: dict, decision: str) -> str:
+        """The heading ``option``'s button is grouped under ("" for one group)."""
+        return ""
+
+    def waits_for(self, decision: str, view: dict, viewer: str, names: dict) -> str:
+        """What the game waits for from ``viewer``, as a button says it ("Respond to
+        Ben's Tax"): the dashboard's words."""
+        return capfirst(self.decision_prompt(decision))
+
+
+class History(ABC):
+    """The story of a kind's games: a teller per event type (``tellers``: a function
+    of the story and the event's visible fields, returning a sentence or ""), the
+    event that starts a turn (``turn_event``), the events that record a player's own
+    answer (``moves``), and the story object the tellers keep (``story_type``)."""
+
+    story_type: type = Story
+    tellers: dict
+    turn_event: str
+    moves: frozenset
+    last_action_types: tuple
+    """The event types that start a player's move, for the dashboard's "last action"."""
+
+    def story(self, viewer: str | None, names: dict) -> Story:
+        """A story not told yet: what the tellers keep to word the next event.
+        Picklable: ``games.history`` caches it between requests."""
+        return self.story_type(viewer, names)
+
+    def continued(self, story: Story, events) -> list[Line]:
+        """The ``Line`` of ``events``, the log's next ones, for ``story`` (which it
+        updates): telling a log in two parts gives the lines of telling it whole."""
+        return tell(events, story, self.tellers, self.turn_event, self.moves)
+
+    def lines(self, events, viewer: str | None, names: dict) -> list[Line]:
+        """The story of the game as ``viewer`` may know it, told from the start."""
+        return self.continued(self.story(viewer, names), events)
+
+    @abstractmethod
+    def last_action(self, payload: dict | None, names: dict, viewer: str) -> str:
+        """A stored event of ``last_action_types`` in words ("Ben: Steal, on Ana")."""
+
+
+class Replies(ABC):
+    """Answers written in a reply by email ("block duke", "apostar")."""
+
+    @abstractmethod
+    def word(self, option: dict, names: dict) -> str:
+        """How to write ``option`` in a reply, in the active language."""
+
+    @abstractmethod
+    def read(self, line: str, table) -> Reply:
+        """The option of the reader's ``table`` (``selectors.Table``) that ``line``
+        names, or why none."""
+
+
+def normalize(text: str) -> str:
+    """A reply's words as they are compared: lower case, accents dropped, possessives
+    and punctuation gone ("Ana's Capitán!" → "ana capitan")."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(char for char in text if not unicodedata.combining(char)).casefold()
+    text = re.sub(r"['’]s\b", "", text)
+    text = re.sub(r"['’]", "", text)
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())

@@ -158,20 +158,20 @@ class _Rendered:
 class SharedTables:
     """The table block of a batch of emails about one game, rendered once for each
     distinct input: the context values the kind's block reads
-    (``GameKind.email_table_reads``: the public table, the same for every reader of
+    (``Templates.email_table_reads``: the public table, the same for every reader of
     one game version) and the language. It is rendered from those values alone, so
     a reader is never shown a block built from anything private to another."""
 
-    def __init__(self, presenter):
-        self.presenter = presenter
+    def __init__(self, templates):
+        self.templates = templates
         self.blocks = {}
 
     def rendered(self, context: dict) -> dict:
         """The context's ``table_txt`` and ``table_html``, rendered."""
-        read = {key: context[key] for key in self.presenter.email_table_reads}
+        read = {key: context[key] for key in self.templates.email_table_reads}
         key = (translation.get_language(), json.dumps(read, sort_keys=True, default=str))
         if key not in self.blocks:
-            text_template, html_template = self.presenter.email_table
+            text_template, html_template = self.templates.email_table
             self.blocks[key] = {
                 "table_txt": _Rendered(_render_text(text_template, read)),
                 "table_html": _Rendered(render_to_string(html_template, read)),
@@ -188,16 +188,18 @@ def _render_text(template: str, context: dict) -> str:
 def _game_context(game: Game, names: dict | None = None) -> dict:
     """What every email about ``game`` says of it; ``names`` (``player_names``) when
     they are already read."""
-    presenter = KINDS[game.kind]
+    game_kind = KINDS[game.kind]
+    situation_txt, situation_html = game_kind.templates.email_situation
+    table_txt, table_html = game_kind.templates.email_table
     return {
         "game": game,
-        "game_name": presenter.name,
+        "game_name": game_kind.name,
         "players": list((player_names(game) if names is None else names).values()),
         "game_url": absolute(reverse("game", args=[game.pk])),
-        "situation_txt": presenter.email_situation[0],
-        "situation_html": presenter.email_situation[1],
-        "table_txt": presenter.email_table[0],
-        "table_html": presenter.email_table[1],
+        "situation_txt": situation_txt,
+        "situation_html": situation_html,
+        "table_txt": table_txt,
+        "table_html": table_html,
     }
 
 
@@ -242,12 +244,12 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
     events. When more was played since, the decisions those events asked for that
     are still awaited get their email here, and the later events' own update sends
     the rest (and the end of the game), so no email goes twice."""
-    engine = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     state = game_state(game)
-    asked = {player: version for player, _kind, version in engine.awaiting(state) if before <= version < after}
-    outs = Event.objects.filter(game=game, seq__gte=before, seq__lt=after, type__in=engine.out_events)
+    asked = {player: version for player, _decision, version in rules.awaiting(state) if before <= version < after}
+    outs = Event.objects.filter(game=game, seq__gte=before, seq__lt=after, type__in=rules.out_events)
     eliminated = {payload["data"]["player"] for payload in outs.values_list("payload", flat=True)}
-    finished = engine.is_over(state) and game.version <= after
+    finished = rules.is_over(state) and game.version <= after
     found = UpdateEmails()
     # Only the columns read (no account or profile objects built); an account with
     # no profile yet has the profile's default mode.
@@ -270,7 +272,7 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
 
 def awaited_seat_ids(game: Game) -> list[int]:
     """The seats whose player the game waits for now."""
-    awaited = {player for player, _kind, _version in KINDS[game.kind].awaiting(game_state(game))}
+    awaited = {player for player, _decision, _version in KINDS[game.kind].rules.awaiting(game_state(game))}
     return [seat.pk for seat in game.seats.all() if seat.player in awaited]
 
 
@@ -289,18 +291,14 @@ def _seat_context(
     ``seats``, ``state`` and ``told``: as for ``table_for``, when a batch read them."""
     game = seat.game
     table = table_for(game, seat.user, seats=seats, state=state, told=told)
-    view = table["view"]
-    names = table["names"]
-    told = table["history"]
-    presenter = KINDS[game.kind]
-    reader = seat.player
+    told, reader = table.history, seat.player
     context = {
-        **_game_context(game, names),
-        "name": names[reader],
+        **_game_context(game, table.names),
+        "name": table.names[reader],
         "news": [line.text for line in told.since(seat.notified_version) if not (others_only and line.actor == reader)],
         "news_earlier": told.misses(seat.notified_version),
         "deadline": game.deadline_at,
-        **presenter.email_context(view, seat.player, names),
+        **table.game_kind.templates.email_context(table.view, reader, table.names),
     }
     return table, context
 
@@ -346,7 +344,7 @@ def send_decisions(game_id: int, decisions: list, *, reminder: bool = False) -> 
         return
     state = game_state(game)
     refusing = refusing_all(seat.user.email for seat, _version in asked)
-    tables = SharedTables(KINDS[game.kind])
+    tables = SharedTables(KINDS[game.kind].templates)
     histories = {}  # by seat id: each reader's history, in their language
     for language in {profile_of(seat.user).language for seat, _version in asked}:
         readers = [seat for seat, _version in asked if profile_of(seat.user).language == language]
@@ -394,24 +392,20 @@ def _ask(
     language = profile_of(seat.user).language
     with translation.override(language):
         table, context = _seat_context(seat, others_only=True, seats=seats, state=state, told=told)
-        options = table["options"]
-        if not options or options[0]["version"] != decision_version:
+        if table.version != decision_version:
             return False
-        kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
-        presenter = KINDS[game.kind]
-        ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
         context.update(
             reminder=reminder,
-            prompt=presenter.decision_prompt(kind),
-            waits_for=presenter.waits_for(kind, table["view"], seat.player, table["names"]),
+            prompt=table.prompt,
+            waits_for=table.waits_for,
             buttons=[
                 {
-                    "label": presenter.option_label(option, ctx, kind),
+                    "label": table.label(option),
                     "url": absolute(reverse("answer", args=[answer_token(seat, decision_version, index)])),
                 }
-                for index, option in enumerate(options)
+                for index, option in enumerate(table.options)
             ],
-            reply_words=[presenter.reply_word(option, table["names"]) for option in options],
+            reply_words=[table.reply_word(option) for option in table.options],
         )
     _send(
         "decision",
@@ -430,7 +424,7 @@ def _ask(
 
 def send_reminder(seat_id: int, version: int) -> None:
     seat = Seat.objects.select_related("game").get(pk=seat_id)
-    awaited = {p: v for p, _kind, v in KINDS[seat.game.kind].awaiting(game_state(seat.game))}
+    awaited = {p: v for p, _decision, v in KINDS[seat.game.kind].rules.awaiting(game_state(seat.game))}
     if seat.player in awaited:
         send_decision(seat_id, awaited[seat.player], reminder=True)
 
@@ -498,12 +492,15 @@ def send_digest(user_id: int) -> bool:
     with translation.override(profile.language):
         waiting = []
         for seat in seats.order_by("game__deadline_at", "game_id"):
-            awaited = {player: kind for player, kind, _version in KINDS[seat.game.kind].awaiting(game_state(seat.game))}
+            game_kind = KINDS[seat.game.kind]
+            awaited = {
+                player: decision for player, decision, _version in game_kind.rules.awaiting(game_state(seat.game))
+            }
             if seat.player in awaited:
                 waiting.append(
                     {
                         **_game_context(seat.game),
-                        "waits_for": KINDS[seat.game.kind].decision_prompt(awaited[seat.player]),
+                        "waits_for": game_kind.words.decision_prompt(awaited[seat.player]),
                         "deadline": seat.game.deadline_at,
                         "paused": seat.game.paused_remaining is not None,
                     }
@@ -524,25 +521,14 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
     language = profile_of(seat.user).language
     with translation.override(language):
         table = table_for(game, seat.user)
-        names = table["names"]
-        answers, prompt = [], ""
-        if table["options"]:
-            kind = next(entry["decision"] for entry in table["view"]["awaiting"] if entry["player"] == seat.player)
-            presenter = KINDS[game.kind]
-            ctx = presenter.labeler(table["view"], seat.player, names, game.variants)
-            prompt = presenter.decision_prompt(kind)
-            answers = [
-                {"word": presenter.reply_word(option, names), "label": presenter.option_label(option, ctx, kind)}
-                for option in table["options"]
-            ]
         context = {
             **_game_context(game),
-            "name": names[seat.player],
+            "name": table.names[seat.player],
             "line": line,
             "problem": problem,
             "reading": reading,
-            "prompt": prompt,
-            "answers": answers,
+            "prompt": table.prompt,
+            "answers": [{"word": table.reply_word(option), "label": table.label(option)} for option in table.options],
         }
     _send(
         "reply-unclear",

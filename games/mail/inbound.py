@@ -42,7 +42,6 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
-from games.kinds import KINDS
 from games.mail.tokens import read_reply_address
 from games.models import Event, Game, Seat
 from games.selectors import table_for
@@ -306,22 +305,18 @@ def _play(seat: Seat, line: str, written_at) -> tuple[Outcome, str | None, str]:
             "no-answer", _("We found no answer in your reply. Write it on the first line, above any quoted text.")
         )
     table = table_for(game, user)
-    options = table["options"]
-    names = table["names"]
-    if not options:
+    version = table.version
+    if version is None:
         return unclear("not-awaited", _("The game is not waiting for an answer from you now."))
-    version = options[0]["version"]
     if _written_before(game, version, written_at):
         return unclear(
             "stale", _("You wrote before the game asked the question it is waiting for now, so we did not play it.")
         )
-    presenter = KINDS[game.kind]
-    reply = presenter.read_reply(line, table, game.variants)
+    reply = table.game_kind.replies.read(line, table)
     if reply.option is None:
         return unclear(reply.reason, reply.problem, reply.understood)
-    found = reply
-    answer = presenter.reply_word(found.option, names)
-    command = {key: value for key, value in found.option.items() if key != "version"}
+    answer = table.reply_word(reply.option)
+    command = {key: value for key, value in reply.option.items() if key != "version"}
     try:
         play.decision_submit(game=game, user=user, command=command, version=version)
     except ServiceError as error:

@@ -24,7 +24,7 @@ from accounts.services import profile_emails_stop
 from games.kinds import KINDS
 from games.mail.tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
 from games.models import Game, Seat
-from games.selectors import table_for
+from games.selectors import Table, table_for
 from games.services import play
 from games.services.errors import DecisionPassed, ServiceError
 from games.web import pages
@@ -45,7 +45,7 @@ def answer(request, token):
         return render(request, "games/answer.html", {"error": _("This game no longer exists.")}, status=404)
     game = seat.game
     table = table_for(game, seat.user)
-    command = _chosen(table["options"], signed)
+    command = _chosen(table, signed)
     if command is None:
         return _passed(request, game)
     if request.method == "POST":
@@ -58,15 +58,7 @@ def answer(request, token):
             return _passed(request, game, refused.message)
         context = {"game": game, "game_name": KINDS[game.kind].name, "done": True}
         return render(request, "games/answer.html", {**context, "played": _told_since(game, before)})
-    kind = next(e["decision"] for e in table["view"]["awaiting"] if e["player"] == seat.player)
-    presenter = KINDS[game.kind]
-    ctx = presenter.labeler(table["view"], seat.player, table["names"], game.variants)
-    context = {
-        **pages.table_context(table),
-        "token": token,
-        "prompt": presenter.decision_prompt(kind),
-        "label": presenter.option_label(command, ctx, kind),
-    }
+    context = {**pages.table_context(table), "token": token, "label": table.label(command)}
     return render(request, "games/answer.html", context)
 
 
@@ -85,15 +77,15 @@ def _told_since(game: Game, version: int) -> list[str]:
     """What the table saw happen from ``version`` on (the answer just played and
     what it caused), as told to someone not seated: no face-down card."""
     game.refresh_from_db()
-    return [line.text for line in table_for(game, None)["history"].since(version)]
+    return [line.text for line in table_for(game, None).history.since(version)]
 
 
-def _chosen(options: list, signed: dict) -> dict | None:
+def _chosen(table: Table, signed: dict) -> dict | None:
     """The answer a link names, if the decision it was made for is still awaited."""
     index = signed["o"]
-    if not options or options[0]["version"] != signed["v"] or not 0 <= index < len(options):
+    if table.version != signed["v"] or not 0 <= index < len(table.options):
         return None
-    return {key: value for key, value in options[index].items() if key != "version"}
+    return {key: value for key, value in table.options[index].items() if key != "version"}
 
 
 @csrf_exempt  # RFC 8058: mail clients POST "List-Unsubscribe=One-Click" with no page in between

@@ -8,7 +8,7 @@ Celery task queued after the commit (``notifications.bot_called``), never inside
 web request: the game row locked and the decision's version checked, so a bot
 racing its returning player or a deadline gives one outcome. It decides from its
 seat's knowledge only: the game's events as that seat may see them, folded
-(``games.bots.knowledge_for``), checked against the seat's view.
+(``GameKind.bots.knowledge``), checked against the seat's view.
 """
 
 import random
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.services import bot_account
-from games.bots import Budget, decide, knowledge_for
+from games.bots import Budget, decide
 from games.engine.events import Event as EngineEvent
 from games.kinds import DEFAULT_KIND, KINDS
 from games.models import Game, Seat, SeatChange
@@ -65,7 +65,7 @@ def practice_start(*, host, kind: str = DEFAULT_KIND, seat_count: int, level: st
 
 
 def _check_level(kind: str, level: str) -> None:
-    if kind not in KINDS or level not in SEATED_LEVELS or level not in KINDS[kind].bot_levels:
+    if kind not in KINDS or level not in SEATED_LEVELS or level not in KINDS[kind].bots.levels:
         raise ServiceError(_("There is no bot of that level for this game."))
 
 
@@ -76,7 +76,7 @@ def stand_in_ask(*, game: Game, user) -> None:
         if seat.stand_in:
             raise ServiceError(_("A bot already plays for you."))
         stand_in_begin(game, seat, SeatChange.Change.ASKED)
-        awaiting = {name: version for name, _kind, version in KINDS[game.kind].awaiting(state)}
+        awaiting = {name: version for name, _decision, version in KINDS[game.kind].rules.awaiting(state)}
         if seat.player in awaiting:
             notifications.bot_called(game, seat, awaiting[seat.player])
 
@@ -104,16 +104,18 @@ def bot_answer(*, game: Game, seat_id: int, version: int) -> None:
         if not level:
             raise DecisionPassed(_("A person plays this seat now."))
         state = game_state(game)
-        engine = KINDS[game.kind]
-        if {name: v for name, _kind, v in engine.awaiting(state)}.get(seat.player) != version:
+        game_kind = KINDS[game.kind]
+        if {name: v for name, _decision, v in game_kind.rules.awaiting(state)}.get(seat.player) != version:
             raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
-        knowledge = knowledge_for(game.kind, seat.player)
+        knowledge = game_kind.bots.knowledge(seat.player)
         knowledge.observe_events(
             EngineEvent.from_json(payload) for payload in game.events.order_by("seq").values_list("payload", flat=True)
         )
         thinking = random.Random(f"{game.pk}:{seat.pk}:{version}")
         budget = Budget(seconds=settings.BOT_BUDGET_SECONDS)
-        answer = decide(engine.bot(level), knowledge, engine.view(state, seat.player), thinking, budget)
+        answer = decide(
+            game_kind.bots.bot(level), knowledge, game_kind.rules.view(state, seat.player), thinking, budget
+        )
         decision_apply(game, seat, state, answer, version)
         if seat.stand_in and not seat.stand_in_told:
             Seat.objects.filter(pk=seat.pk).update(stand_in_told=True)

@@ -51,7 +51,7 @@ def time_extend(*, game: Game, user) -> None:
         game, seat, state = locked_for_play(game, user)
         if seat.extension_used:
             raise ServiceError(_("You have already had your extra time in this game."))
-        if seat.player not in {name for name, _kind, _version in KINDS[game.kind].awaiting(state)}:
+        if seat.player not in {name for name, _decision, _version in KINDS[game.kind].rules.awaiting(state)}:
             raise ServiceError(_("The game is not waiting for you."))
         if game.deadline_at is None:
             raise ServiceError(_("The clock is paused."))
@@ -134,5 +134,5 @@ def reminder_claim(*, game: Game, seat_ids) -> int:
 
 def _seconds_to_answer(game: Game, state) -> int:
     """A player's own turn gets the turn time; every other decision the response time."""
-    kinds = {kind for _player, kind, _version in KINDS[game.kind].awaiting(state)}
+    kinds = {decision for _player, decision, _version in KINDS[game.kind].rules.awaiting(state)}
     return game.turn_seconds if "turn" in kinds else game.response_seconds

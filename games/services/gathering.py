@@ -49,10 +49,10 @@ def game_create(
     ``create_fields``), stored with the game's options for its setup to read.
     ``takeover``: after how many deadlines missed in a row a bot plays for the
     absent player (0: never)."""
-    engine = KINDS.get(kind)
-    if engine is None:
+    game_kind = KINDS.get(kind)
+    if game_kind is None:
         raise ServiceError(_("Unknown game."))
-    engine_call(lambda: engine.check_config(seat_players(seat_count), variants))
+    engine_call(lambda: game_kind.rules.check_config(seat_players(seat_count), variants))
     if first not in Game.First.values or (first == Game.First.PLAYER) != (first_user is not None):
         raise ServiceError(_("Choose who starts."))
     if turn_seconds <= 0 or response_seconds <= 0:
@@ -68,7 +68,11 @@ def game_create(
                 "variants": sorted(variants),
                 "first": first,
                 "takeover": takeover,
-                **{name: value for name, value in (kind_options or {}).items() if name in engine.create_fields()},
+                **{
+                    name: value
+                    for name, value in (kind_options or {}).items()
+                    if name in game_kind.forms.create_fields()
+                },
                 **({"first_user": first_user.pk} if first_user is not None else {}),
             },
             turn_seconds=turn_seconds,
@@ -206,18 +210,18 @@ def game_start(*, game: Game, by) -> Game:
             raise ServiceError(_("Wait until every seat is taken."))
         players = [seat.player for seat in seats]
         first = _first_player(game, seats)
-        engine = KINDS[game.kind]
+        rules = KINDS[game.kind].rules
         events = engine_call(
-            lambda: engine.setup(
+            lambda: rules.setup(
                 players=players,
                 variants=game.variants,
                 first=first,
                 options=game.options,
             )
         )
-        state = engine.new_state()
+        state = rules.new_state()
         for event in events:
-            engine.apply(state, event)
+            rules.apply(state, event)
         for seat in seats:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
@@ -267,7 +271,7 @@ def game_rematch(*, game: Game, by) -> Game:
             first=Game.First.PLAYER if winner else Game.First.RANDOM,
             first_user=winner.user if winner else None,
             kind_options={
-                name: game.options[name] for name in KINDS[game.kind].create_fields() if name in game.options
+                name: game.options[name] for name in KINDS[game.kind].forms.create_fields() if name in game.options
             },
             takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
         )

@@ -74,12 +74,12 @@ def decision_apply(game: Game, seat: Seat, state, command: dict, version: int, *
     person's click or reply, or a bot's answer, alike. ``seats``: all of the
     game's seats, when the caller read them under the lock. Returns the events
     appended, as stored (``Advance.appended``)."""
-    engine = KINDS[game.kind]
-    awaited = {name: decision_version for name, _kind, decision_version in engine.awaiting(state)}
+    rules = KINDS[game.kind].rules
+    awaited = {name: decision_version for name, _decision, decision_version in rules.awaiting(state)}
     if awaited.get(seat.player) != version:
         raise DecisionPassed(_("That decision has already passed; here is the game as it stands now."))
     command = {key: value for key, value in command.items() if key != "player"}
-    events = engine_call(lambda: engine.play(state, seat.player, {**command, "version": version}), game)
+    events = engine_call(lambda: rules.play(state, seat.player, {**command, "version": version}), game)
     return events_append(game, state, events, seats=seats).appended
 
 
@@ -168,10 +168,10 @@ def timeout_prepare(game: Game, seats: list) -> Timeout:
     """Apply the default answers of the decisions ``game`` (locked, its deadline
     passed) awaits, with the deadlines missed by their players, in memory;
     ``seats`` are all of its seats, with their users' profiles."""
-    engine = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     state = game_state(game)
-    missed = {name for name, _kind, _version in engine.awaiting(state)}
-    events = engine.timeout(state)
+    missed = {name for name, _decision, _version in rules.awaiting(state)}
+    events = rules.timeout(state)
     missing = deadlines_missed(game, seats, missed)
     return Timeout(advance=events_prepare(game, state, events, seats=seats), missed=missing)
 
@@ -211,8 +211,8 @@ def stand_in_begin(game: Game, seat: Seat, change: str) -> None:
 def game_resign(*, game: Game, user) -> None:
     with busy_database_refused(), transaction.atomic():
         game, seat, state = locked_for_play(game, user)
-        engine = KINDS[game.kind]
-        events_append(game, state, engine_call(lambda: engine.resign(state, seat.player), game))
+        rules = KINDS[game.kind].rules
+        events_append(game, state, engine_call(lambda: rules.resign(state, seat.player), game))
 
 
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
@@ -261,27 +261,27 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
     """``game`` (locked) after ``events`` (already applied to ``state``): its new
     version, snapshot and clock, or its end and results (the one write made here).
     Nothing else is written until ``advances_write``."""
-    engine = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     before = game.version
     rows = [
         Event(game=game, seq=before + index, type=event.type, payload=event.to_json())
         for index, event in enumerate(events)
     ]
     game.version += len(events)
-    game.snapshot = engine.dump(state)
-    if engine.is_over(state):
+    game.snapshot = rules.dump(state)
+    if rules.is_over(state):
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.deadline_at = game.paused_remaining = None
         # A shared win (Kobayakawa) names its first winner here; the per-seat
         # results give every winner first place.
-        winners = engine.winners(state)
+        winners = rules.winners(state)
         winner = game.seats.filter(position=seat_position(winners[0])).first() if winners else None
         game.winner = winner.user if winner else None
         game_results_record(game=game, appended=rows)  # per-seat results for the dashboard, read once from the log
         return Advance(game, before, rows, FINISHED_FIELDS, [], seats)
     clock.clock_restart(game, state)
-    return Advance(game, before, rows, CLOCK_FIELDS, engine.awaiting(state), seats)
+    return Advance(game, before, rows, CLOCK_FIELDS, rules.awaiting(state), seats)
 
 
 # The columns of a game that appending events changes (``events_prepare``):
@@ -326,7 +326,7 @@ def events_append_keeping_clock(game: Game, state, events, *, awaited: list) -> 
     reminder."""
     kept = (game.deadline_at, game.deadline_seconds, game.paused_remaining, game.reminded_version, game.version)
     events_append(game, state, events)
-    if game.status != Game.Status.ACTIVE or KINDS[game.kind].awaiting(state) != awaited:
+    if game.status != Game.Status.ACTIVE or KINDS[game.kind].rules.awaiting(state) != awaited:
         return
     game.deadline_at, game.deadline_seconds, game.paused_remaining, reminded, version = kept
     if reminded == version:

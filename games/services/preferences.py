@@ -1,5 +1,5 @@
 """A player's standing preferences for each game kind (the kind keeps them and
-edits them on the profile page: ``GameKind.player_preferences``), given to the
+edits them on the profile page: ``Forms.player_preferences``), given to the
 engine of every game of theirs in play, where a preference may answer an awaited
 decision at once."""
 
@@ -28,7 +28,7 @@ def _give(*, game: Game, user) -> bool:
             return False
         seat = game.seats.select_related("user").get(user=user)
         state = game_state(game)
-        awaited = KINDS[game.kind].awaiting(state)
+        awaited = KINDS[game.kind].rules.awaiting(state)
         events = preferences_events(game, state, seat, changed=True)
         if events:
             events_append_keeping_clock(game, state, events, awaited=awaited)
@@ -39,8 +39,8 @@ def preferences_events(game: Game, state, seat: Seat, *, changed: bool) -> list:
     """The events that give ``seat``'s preferences for the game's kind to its
     engine, already applied to ``state``. At the start only a player who has some
     set needs them; a change (``changed``) is given even when it clears them."""
-    engine = KINDS[game.kind]
-    preferences = engine.player_preferences(seat.user)
+    game_kind = KINDS[game.kind]
+    preferences = game_kind.forms.player_preferences(seat.user)
     if not preferences or not (changed or any(preferences.values())):
         return []
-    return engine_call(lambda: engine.set_preferences(state, seat.player, preferences), game)
+    return engine_call(lambda: game_kind.rules.set_preferences(state, seat.player, preferences), game)

@@ -79,22 +79,23 @@ class Tally:
 def tally(kind: str, payloads) -> Tally:
     """Fold a stored log (JSON payloads, in order) into a ``Tally``."""
     game_kind = KINDS[kind]
-    state = game_kind.new_state()
+    rules = game_kind.rules
+    state = rules.new_state()
     result = Tally()
     events = []
     for payload in payloads:
         event = EngineEvent.from_json(payload)
         events.append(event)
-        before = {name: version for name, _kind, version in game_kind.awaiting(state)}
-        game_kind.apply(state, event)
+        before = {name: version for name, _decision, version in rules.awaiting(state)}
+        rules.apply(state, event)
         player = event.data.get("player")
         if player in before and not event.type.endswith(".resigned"):
-            after = {name: version for name, _kind, version in game_kind.awaiting(state)}
+            after = {name: version for name, _decision, version in rules.awaiting(state)}
             if after.get(player) != before[player]:
                 result.moves[player] += 1
-    result.players = [entry["name"] for entry in game_kind.view(state, PUBLIC)["players"]]
-    result.winners = list(game_kind.winners(state))
-    game_kind.stats(result, events, state)
+    result.players = [entry["name"] for entry in rules.view(state, PUBLIC)["players"]]
+    result.winners = list(rules.winners(state))
+    game_kind.stats.count(result, events, state)
     return result
 
 

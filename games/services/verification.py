@@ -44,7 +44,8 @@ def _problem(game: Game) -> str | None:
     if len(payloads) != game.version:
         return f"its log has {len(payloads)} events, its version says {game.version}"
     try:
-        replayed = json.loads(json.dumps(KINDS[game.kind].dump(KINDS[game.kind].replay(payloads))))
+        rules = KINDS[game.kind].rules
+        replayed = json.loads(json.dumps(rules.dump(rules.replay(payloads))))
     except Exception:  # whatever the engine cannot replay is reported, not raised
         return "its log cannot be replayed"
     if replayed != game.snapshot:

@@ -56,18 +56,18 @@ def game_name(kind) -> str:
 
 
 def variant_names(kind, variants) -> list[str]:
-    return KINDS[kind].variant_names(variants)
+    return KINDS[kind].about.variant_names(variants)
 
 
 def _kinds_with_variants() -> list[str]:
     """The games whose games without variants are "Classic" ones (a game that has
     no variants is never counted or filtered as Classic)."""
-    return [name for name, kind in KINDS.items() if kind.variant_ids]
+    return [name for name, game_kind in KINDS.items() if game_kind.rules.variants]
 
 
 def last_action_types() -> list[str]:
     """The events that start a turn's action, in every game: "the last action"."""
-    return [t for kind in KINDS.values() for t in kind.last_action_types]
+    return [t for game_kind in KINDS.values() for t in game_kind.history.last_action_types]
 
 
 # ---- the home page -----------------------------------------------------------------------
@@ -125,8 +125,8 @@ def _open_games(user) -> list[Game]:
 def _active_row(game: Game, seat: Seat, names: dict) -> dict:
     game_kind = KINDS[game.kind]
     state = game_state(game)
-    view = game_kind.view(state, seat.player)
-    awaited = {name: kind for name, kind, _version in game_kind.awaiting(state)}
+    view = game_kind.rules.view(state, seat.player)
+    awaited = {name: decision for name, decision, _version in game_kind.rules.awaiting(state)}
     turn = view.get("turn")
     others = [names.get(name, name) for name in awaited if name != seat.player and name != turn]
     return {
@@ -134,14 +134,14 @@ def _active_row(game: Game, seat: Seat, names: dict) -> dict:
         "name": game_name(game.kind),
         "variants": variant_names(game.kind, game.variants),
         "players": [names[s.player] for s in game.seats.all()],
-        "waits_for": game_kind.waits_for(awaited[seat.player], view, seat.player, names)
+        "waits_for": game_kind.words.waits_for(awaited[seat.player], view, seat.player, names)
         if seat.player in awaited
         else "",
         "turn": (_("Your turn") if turn == seat.player else _("%(player)s's turn") % {"player": names.get(turn, turn)})
         if turn
         else "",
         "also_waiting": others,
-        "last_action": game_kind.last_action(game.last_action, names, seat.player),
+        "last_action": game_kind.history.last_action(game.last_action, names, seat.player),
         "last_action_at": game.last_action_at,
         "paused": game.paused_remaining is not None,
         "stand_in": bool(seat.stand_in),  # a bot answers for this player until they are back

@@ -20,8 +20,8 @@ def number_in(text: str) -> int | None:
 
 
 # The seat range the field accepts, from the smallest game to the largest; each game checks its own.
-MIN_PLAYERS = min(kind.min_players for kind in KINDS.values())
-MAX_PLAYERS = max(kind.max_players for kind in KINDS.values())
+MIN_PLAYERS = min(game_kind.rules.min_players for game_kind in KINDS.values())
+MAX_PLAYERS = max(game_kind.rules.max_players for game_kind in KINDS.values())
 
 # Time controls: (turn seconds, response seconds). The turn is the player's own
 # action; a response is everything else (challenge, block, lose a card...).
@@ -89,40 +89,47 @@ class GameCreateForm(forms.Form):
         # Built per form so the explanations follow the active language.
         self.fields["variants"].choices = variant_choices()
         self.fields["kind"].choices = kind_choices()
-        kinds = list(KINDS.values())
+        game_kinds = list(KINDS.values())
         self.fields["seat_count"].help_text = gettext("You included. %(seats)s.") % {
-            "seats": "; ".join(str(kind.seats_note) for kind in kinds)
+            "seats": "; ".join(str(game_kind.about.seats_note) for game_kind in game_kinds)
         }
-        # Each kind's own choices (``GameKind.create_fields``), after the variants.
-        for kind in kinds:
-            self.fields.update(kind.create_fields())
+        # Each kind's own choices (``Forms.create_fields``), after the variants.
+        for game_kind in game_kinds:
+            self.fields.update(game_kind.forms.create_fields())
 
     def kind_sections(self) -> list[dict]:
         """Each game's own options (its variants and its choices), for a fieldset
         of its own: a host reads only the options of the game they pick."""
         sections = []
-        for kind in KINDS.values():
-            variants = [choice for choice in self["variants"] if choice.data["value"] in kind.variant_ids]
-            fields = [self[name] for name in kind.create_fields()]
+        for game_kind in KINDS.values():
+            variants = [choice for choice in self["variants"] if choice.data["value"] in game_kind.rules.variants]
+            fields = [self[name] for name in game_kind.forms.create_fields()]
             if variants or fields:
-                sections.append({"name": kind.name, "note": kind.variants_note, "variants": variants, "fields": fields})
+                sections.append(
+                    {
+                        "name": game_kind.name,
+                        "note": game_kind.about.variants_note,
+                        "variants": variants,
+                        "fields": fields,
+                    }
+                )
         return sections
 
     def clean(self):
         data = super().clean()
         kind = data.get("kind") or DEFAULT_KIND
-        game = KINDS.get(kind)
-        foreign = [v for v in data.get("variants") or () if game is not None and v not in game.variant_ids]
+        game_kind = KINDS.get(kind)
+        foreign = [v for v in data.get("variants") or () if game_kind is not None and v not in game_kind.rules.variants]
         if foreign:  # the variants of another game, ticked before choosing this one
             self.add_error(
                 "variants",
                 gettext("%(game)s has no variant %(variants)s: untick it, or choose the game it belongs to.")
-                % {"game": game.name, "variants": ", ".join(variant_name(v) for v in foreign)},
+                % {"game": game_kind.name, "variants": ", ".join(variant_name(v) for v in foreign)},
             )
         seats = data.get("seat_count")
-        if seats is not None and game is not None and not self.errors:
+        if seats is not None and game_kind is not None and not self.errors:
             try:  # each game's own rules: its seat range, its variants and how they combine
-                game.check_config(seat_players(seats), sorted(data["variants"]))
+                game_kind.rules.check_config(seat_players(seats), sorted(data["variants"]))
             except IllegalMove as error:
                 self.add_error(None, translate_illegal_move(error, {}))
         return data
@@ -140,7 +147,7 @@ class GameCreateForm(forms.Form):
             "response_seconds": response,
             "reminders": bool(data.get("reminders")),
             "first": data["first"],
-            "kind_options": {name: data[name] for name in KINDS[kind].create_fields() if data.get(name)},
+            "kind_options": {name: data[name] for name in KINDS[kind].forms.create_fields() if data.get(name)},
             "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
         }
 

@@ -20,62 +20,53 @@ from accounts.models import bot_label
 from games.kinds import KINDS
 from games.kinds.words import Line
 from games.models import Game, Seat, SeatChange
-from games.selectors import display_name, seats_of
+from games.selectors import Table, display_name, seats_of
 
 HOUR = 3600
 
 
-def table_context(table: dict, chosen_action: str | None = None) -> dict:
+def table_context(table: Table, chosen_action: str | None = None) -> dict:
     """The template context of the game page (and its live partial): what every
     game shares here, the table itself from the game's kind (``games.kinds``).
     ``chosen_action`` is the action the viewer picked as the first of two steps."""
-    game = table["game"]
-    view = table["view"]
-    seat = table["seat"]
-    names = table["names"]
-    viewer = seat.player if seat else None
-    presenter = KINDS[game.kind]
-    title = _("Game #%(number)s · %(game)s") % {"number": game.pk, "game": presenter.name}
+    game, names, game_kind = table.game, table.names, table.game_kind
+    title = _("Game #%(number)s · %(game)s") % {"number": game.pk, "game": game_kind.name}
     context = {
         "page_title": title,
         "game": game,
-        "seat": seat,
+        "seat": table.seat,
         "names": names,
-        "game_name": presenter.name,
-        "variant_names": presenter.variant_names(game.variants),
-        "situation_template": presenter.situation_template,
-        "table_template": presenter.table_template,
-        "resign_note": presenter.resign_note,
-        "answer_template": presenter.answer_template,
+        "game_name": game_kind.name,
+        "variant_names": game_kind.about.variant_names(game.variants),
+        "situation_template": game_kind.templates.situation,
+        "table_template": game_kind.templates.table,
+        "resign_note": game_kind.about.resign_note,
+        "answer_template": game_kind.templates.answer,
         "time_left": time_left(game.deadline_at) if game.deadline_at else "",
     }
-    if view is None:
+    if table.view is None:
         return context
-    awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
-    users = {s.player: s.user for s in table["seats"]}
-    decision = awaiting.get(viewer) if viewer else None
-    winners = view.get("winner")
-    winners = winners if isinstance(winners, list) else [winners] if winners else []
-    ctx = presenter.labeler(view, viewer, names, game.variants)
-    groups = option_groups(presenter, table["options"], ctx, decision, names, chosen_action) if decision else []
-    told = table["history"]
-    context.update(presenter.table(view, viewer, names, game, users, awaiting))
+    users = {s.player: s.user for s in table.seats}
+    groups = option_groups(table, chosen_action) if table.decision else []
+    told = table.history
+    winners = table.winners
+    context.update(game_kind.templates.table_context(table.view, table.viewer, names, game, users, table.awaiting))
     context.update(
         {
-            "view": view,
+            "view": table.view,
             "waiting_for": [
-                {"name": names.get(player, player), "prompt": presenter.onlooker_prompt(kind)}
-                for player, kind in awaiting.items()
+                {"name": names.get(player, player), "prompt": game_kind.words.onlooker_prompt(decision)}
+                for player, decision in table.awaiting.items()
             ],
-            "decision": decision,
-            "page_title": _("Your move · %(title)s") % {"title": title} if decision else title,
-            "prompt": presenter.decision_prompt(decision) if decision else "",
+            "decision": table.decision,
+            "page_title": _("Your move · %(title)s") % {"title": title} if table.decision else title,
+            "prompt": table.prompt,
             "option_groups": groups,
-            "chosen_action": chosen_action if decision and any(g.get("chosen") for g in groups) else "",
-            "turns": turns(with_seat_changes(game, told.lines, told.start, table["seats"])),
+            "chosen_action": chosen_action if table.decision and any(g.get("chosen") for g in groups) else "",
+            "turns": turns(with_seat_changes(game, told.lines, told.start, table.seats)),
             "earlier_turns": told.earlier,
             "winner": ", ".join(names.get(w, w) for w in winners) if winners else None,
-            "you_won": viewer is not None and viewer in winners,
+            "you_won": table.viewer is not None and table.viewer in winners,
         }
     )
     return context
@@ -91,12 +82,11 @@ def static_panels(game: Game) -> dict:
 
 
 def _static_panels(kind: str, variants: list[str]) -> dict:
-    presenter = KINDS[kind]
-    context = {"rules": presenter.rules_summary(variants), **presenter.static_context(variants)}
+    game_kind = KINDS[kind]
+    templates = game_kind.templates
+    context = {"rules": game_kind.about.rules_summary(variants), **templates.static_context(variants)}
     return {
-        "reference_panel": render_to_string(presenter.reference_template, context)
-        if presenter.reference_template
-        else "",
+        "reference_panel": render_to_string(templates.reference, context) if templates.reference else "",
         "rules_panel": render_to_string("games/_rules.html", context),
     }
 
@@ -110,24 +100,25 @@ def time_left(deadline) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def option_groups(presenter, options: list, ctx, decision: str, names: dict, chosen: str | None = None) -> list[dict]:
+def option_groups(table: Table, chosen: str | None = None) -> list[dict]:
     """The viewer's legal answers as buttons (label, style, and the form fields: the
     command as JSON and the decision version it answers), in two steps where an
     action has several answers (a Steal from each player): first the action, as a
     ``pick`` (a plain GET form naming it), then, once ``chosen`` names it, only its
     answers, grouped by target when a target has several (a named character)."""
+    words = table.game_kind.words
     groups: list[dict] = []
-    for option in options:
+    for option in table.options:
         version = option.get("version")
         command = {key: value for key, value in option.items() if key != "version"}
-        title = presenter.option_group(command, decision)
+        title = words.option_group(command, table.decision)
         if not groups or groups[-1]["title"] != title:
             groups.append({"title": title, "acts": set(), "buttons": []})
         groups[-1]["acts"].add(command["act"])
         groups[-1]["buttons"].append(
             {
-                "label": presenter.option_label(command, ctx, decision),
-                "style": presenter.option_style(command),
+                "label": table.label(command),
+                "style": words.option_style(command),
                 "command": json.dumps(command, sort_keys=True, separators=(",", ":")),
                 "version": version,
                 "target": command.get("target"),
@@ -135,7 +126,7 @@ def option_groups(presenter, options: list, ctx, decision: str, names: dict, cho
         )
     steps = {group["acts"].pop(): group for group in groups if _two_steps(group)}
     if chosen in steps:
-        return _by_target(steps[chosen], names)
+        return _by_target(steps[chosen], table.names)
     for act, group in steps.items():
         targeted = any(button["target"] for button in group["buttons"])
         group["pick"] = {
@@ -215,13 +206,13 @@ def invitations_shown(game: Game, viewer) -> list[dict]:
 
 def game_summary(game: Game) -> dict:
     """What a game is, for the dashboard, the join page and the waiting room."""
-    presenter = KINDS[game.kind]
+    game_kind = KINDS[game.kind]
     return {
         "game": game,
-        "game_name": presenter.name,
-        "rules": presenter.rules_summary(game.variants),
+        "game_name": game_kind.name,
+        "rules": game_kind.about.rules_summary(game.variants),
         "host": display_name(game.host),
-        "variants": presenter.variant_names(game.variants),
+        "variants": game_kind.about.variant_names(game.variants),
         "taken": game.seats.count(),
         "turn": _duration(game.turn_seconds),
         "response": _duration(game.response_seconds),

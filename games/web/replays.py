@@ -14,7 +14,6 @@ sentence (who is awaited, a shuffle) is part of it. The log is read and folded
 once per request, only as far as the step shown: cheap for a single game.
 """
 
-from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
 from games.models import Event, Game
 from games.selectors import player_names
@@ -46,17 +45,13 @@ def replay_context(game: Game, seat, step) -> dict:
     game_kind = KINDS[game.kind]
     names = player_names(game)
     stored = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
-    told = game_kind.history_lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
+    told = game_kind.history.lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
     lines = with_seat_changes(game, told)
     count = len(lines)
     number = step_number(step, count)
     until = lines[number].seq if number < count else None  # the event of the next sentence
-    state = game_kind.new_state()
-    for seq, payload in stored:
-        if until is not None and seq >= until:
-            break
-        game_kind.apply(state, EngineEvent.from_json(payload))
-    view = game_kind.omniscient_view(state)  # the game is over
+    state = game_kind.rules.replay(payload for seq, payload in stored if until is None or seq < until)
+    view = game_kind.rules.omniscient_view(state)  # the game is over
     return {
         "game": game,
         "seat": seat,
@@ -67,10 +62,10 @@ def replay_context(game: Game, seat, step) -> dict:
         "next": number + 1 if number < count else None,
         "lines": [{"number": index, "text": line.text, "turn": line.turn} for index, line in enumerate(lines, 1)],
         "game_name": game_kind.name,
-        "variants": game_kind.variant_names(game.variants),
-        "replay_template": game_kind.replay_template,
+        "variants": game_kind.about.variant_names(game.variants),
+        "replay_template": game_kind.templates.replay,
         "winner": _winners(view, names),
-        **game_kind.replay_table(game, view, seat.player, names),
+        **game_kind.templates.replay_context(game, view, seat.player, names),
     }
 
 

@@ -41,10 +41,10 @@ def test_the_treason_level_plays_classic_coup_to_the_end():
 
 def test_every_kind_offers_its_levels_through_the_registry():
     for kind in KINDS.values():
-        assert kind.bot_levels[:3] == ("default", "easy", "strong")
-        for level in kind.bot_levels:
-            assert kind.bot(level).level == level
-    assert "treason" in KINDS["coup"].bot_levels and "treason" not in KINDS["kobayakawa"].bot_levels
+        assert kind.bots.levels[:3] == ("default", "easy", "strong")
+        for level in kind.bots.levels:
+            assert kind.bots.bot(level).level == level
+    assert "treason" in KINDS["coup"].bots.levels and "treason" not in KINDS["kobayakawa"].bots.levels
 
 
 def test_a_level_that_does_not_exist_is_refused_with_the_levels_there_are():
@@ -53,7 +53,7 @@ def test_a_level_that_does_not_exist_is_refused_with_the_levels_there_are():
     ):
         bot_for("coup", "grandmaster")
     with pytest.raises(ValueError, match="no 'treason' bot for kobayakawa"):
-        KINDS["kobayakawa"].bot("treason")
+        KINDS["kobayakawa"].bots.bot("treason")
 
 
 def arena(*args):

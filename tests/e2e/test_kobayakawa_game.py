@@ -78,7 +78,7 @@ def test_three_players_play_kobayakawa_to_the_end(new_page, live_server):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        [(player, _kind, _version)] = KINDS[game.kind].awaiting(game_state(game))
+        [(player, _kind, _version)] = KINDS[game.kind].rules.awaiting(game_state(game))
         page = pages[users[player].pk]
         page.goto(game_url)
         options = decision_options(page)
@@ -93,7 +93,7 @@ def test_three_players_play_kobayakawa_to_the_end(new_page, live_server):
     else:
         raise AssertionError(f"no end after {STEP_CAP} answers; moves: {log}")
 
-    winners = [names[p] for p in KINDS["kobayakawa"].winners(game_state(game))]
+    winners = [names[p] for p in KINDS["kobayakawa"].rules.winners(game_state(game))]
     for user in (ana, ben, cai):
         page = pages[user.pk]
         page.goto(game_url)

@@ -55,14 +55,14 @@ def test_the_latest_turns_told_in_parts_are_the_tail_of_the_whole_story(kind, pl
     stored = [{**event.to_json(), "seq": seq} for seq, event in enumerate(events)]
     names = {f"p{index}": f"Player {index}" for index in range(1, players + 1)}
     for viewer in [*names, None]:
-        whole = game_kind.history_lines(stored, viewer, names)
+        whole = game_kind.history.lines(stored, viewer, names)
         if window < LATEST_TURNS:
             assert sum(line.turn for line in whole) > window  # long enough to leave turns out
-        told = History(game_kind.history_story(viewer, names))
+        told = History(game_kind.history.story(viewer, names))
         version = 0
         while version < len(stored):
             step = rng.randint(1, 7)
-            told = told.continued(game_kind, stored[version : version + step], min(version + step, len(stored)))
+            told = told.continued(game_kind.history, stored[version : version + step], min(version + step, len(stored)))
             told = pickle.loads(pickle.dumps(told))  # as the cache keeps it between requests
             version = told.version
             assert_latest_turns_of(told, whole, version, window)

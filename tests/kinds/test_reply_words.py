@@ -9,6 +9,8 @@ from django.utils import translation
 
 from games.kinds import KINDS
 from games.kinds.coup.engine.cards import VARIANTS
+from games.models import Game
+from games.selectors import Table
 
 NAMES = {"p1": "Ana", "p2": "Ben", "p3": "Cai", "p4": "Dora"}
 LANGUAGES = ("en", "es", "pt-br")
@@ -16,18 +18,18 @@ LANGUAGES = ("en", "es", "pt-br")
 
 def decisions_of_random_games(kind: str, variants, games: int = 4):
     """(state, player) at every decision of a few random games."""
-    engine = KINDS[kind]
+    rules = KINDS[kind].rules
     rng = random.Random(f"{kind}{variants}")
     for _ in range(games):
         players = (
             ["p1", "p2", "p3", "p4"] if kind == "kobayakawa" or "two_player_draft" not in variants else ["p1", "p2"]
         )
-        state = engine.replay(engine.setup(players=players, first="p1", variants=variants))
-        while not engine.is_over(state):
-            player, _kind, version = rng.choice(engine.awaiting(state))
+        state = rules.replay(rules.setup(players=players, first="p1", variants=variants))
+        while not rules.is_over(state):
+            player, _kind, version = rng.choice(rules.awaiting(state))
             yield state, player
-            command = rng.choice(engine.options(state, player))
-            engine.play(state, player, {**command, "version": version})  # applies its events
+            command = rng.choice(rules.options(state, player))
+            rules.play(state, player, {**command, "version": version})  # applies its events
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -35,15 +37,15 @@ def decisions_of_random_games(kind: str, variants, games: int = 4):
     ("kind", "variants"), [("coup", ())] + [("coup", (v,)) for v in VARIANTS] + [("kobayakawa", ())]
 )
 def test_every_listed_reply_word_plays_its_answer(kind, variants, language):
-    engine = KINDS[kind]
-    names = {player: name for player, name in NAMES.items()}
+    game_kind = KINDS[kind]
+    game = Game(kind=kind, options={"variants": list(variants)})  # the table's game, never saved
     with translation.override(language):
         for state, player in decisions_of_random_games(kind, variants):
-            options = engine.options(state, player)
-            table = {"names": names, "options": options, "view": engine.view(state, player)}
+            options = game_kind.rules.options(state, player)
+            table = Table(game, None, [], NAMES, game_kind.rules.view(state, player), options)
             for option in options:
-                word = engine.reply_word(option, names)
-                reply = engine.read_reply(word, table, variants)
+                word = game_kind.replies.word(option, NAMES)
+                reply = game_kind.replies.read(word, table)
                 assert reply.option == option, (word, reply)
 
 
@@ -56,9 +58,9 @@ def test_every_listed_reply_word_plays_its_answer(kind, variants, language):
     ],
 )
 def test_the_reply_words_of_a_steal_are_in_the_readers_language(language, words):
-    engine = KINDS["coup"]
-    state = engine.replay(engine.setup(players=["p1", "p2", "p3"], first="p1"))
-    version = dict((p, v) for p, _k, v in engine.awaiting(state))["p1"]
-    engine.play(state, "p1", {"act": "steal", "target": "p2", "version": version})
+    coup = KINDS["coup"]
+    state = coup.rules.replay(coup.rules.setup(players=["p1", "p2", "p3"], first="p1"))
+    version = dict((p, v) for p, _k, v in coup.rules.awaiting(state))["p1"]
+    coup.rules.play(state, "p1", {"act": "steal", "target": "p2", "version": version})
     with translation.override(language):
-        assert [engine.reply_word(option, NAMES) for option in engine.options(state, "p2")] == words
+        assert [coup.replies.word(option, NAMES) for option in coup.rules.options(state, "p2")] == words

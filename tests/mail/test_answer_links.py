@@ -24,7 +24,7 @@ def link(seat, command, version=None):
     """The link for ``seat`` to answer ``command`` (a legal answer of the first
     player's current decision) to the decision asked at ``version``."""
     version = awaited(seat.game)["p1"][1] if version is None else version
-    options = KINDS["coup"].options(game_state(Game.objects.get(pk=seat.game_id)), "p1")
+    options = KINDS["coup"].rules.options(game_state(Game.objects.get(pk=seat.game_id)), "p1")
     return reverse("answer", args=[answer_token(seat, version, options.index(command))])
 
 
@@ -108,7 +108,7 @@ def test_the_confirmation_of_an_answer_tells_it_as_the_table_saw_it(client, game
     state = game_state(Game.objects.get(pk=game.pk))
     kind, version = awaited(game)["p1"]
     assert kind == "keep"
-    options = KINDS["coup"].options(state, "p1")
+    options = KINDS["coup"].rules.options(state, "p1")
     asked = client.get(reverse("answer", args=[answer_token(ana_seat, version, 0)]))
     assert hand_shown(asked)  # the choice needs the cards in hand and drawn
     response = client.post(reverse("answer", args=[answer_token(ana_seat, version, 0)]))

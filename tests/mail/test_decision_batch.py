@@ -36,7 +36,7 @@ def test_each_player_gets_from_the_batch_exactly_the_email_sent_to_them_alone(db
     game = started_game(*users)
     state = game_state(game)
     [(claimant, (_kind, version))] = awaited(game).items()
-    tax = next(option for option in KINDS[game.kind].options(state, claimant) if option["act"] == "tax")
+    tax = next(option for option in KINDS[game.kind].rules.options(state, claimant) if option["act"] == "tax")
     by_player = {seat.player: seat for seat in game.seats.select_related("user")}
     claimant_user = by_player[claimant].user
     play.decision_submit(game=game, user=claimant_user, command=tax, version=version)
@@ -105,8 +105,7 @@ def test_a_player_whose_decision_passed_gets_no_email_and_the_others_theirs(db, 
 def test_the_shared_table_block_is_the_block_the_whole_email_context_renders(db, kind, language):
     users = [make_player(name, language) for name in ("Ana", "Ben", "Cai", "Dan")]
     game = started_game(*users, kind=kind)
-    presenter = KINDS[game.kind]
-    tables = emails.SharedTables(presenter)
+    tables = emails.SharedTables(KINDS[game.kind].templates)
     with translation.override(language):
         for seat in game.seats.select_related("game", "user__profile"):
             _table, context = emails._seat_context(seat)
@@ -121,7 +120,7 @@ def test_a_mail_server_failure_midway_retries_only_the_emails_not_sent(db, smtp)
     game = started_game(*users)
     state = game_state(game)
     [(claimant, (_kind, version))] = awaited(game).items()
-    tax = next(option for option in KINDS[game.kind].options(state, claimant) if option["act"] == "tax")
+    tax = next(option for option in KINDS[game.kind].rules.options(state, claimant) if option["act"] == "tax")
     by_player = {seat.player: seat for seat in game.seats.select_related("user")}
     play.decision_submit(game=game, user=by_player[claimant].user, command=tax, version=version)
     asked = sorted(awaited(game).items())

@@ -62,7 +62,7 @@ def test_an_absentee_is_played_by_a_bot_after_two_missed_deadlines_to_the_end(ce
     ana, ben = make_player("Ana"), make_player("Ben")
     game = started_game(ana, ben)
     assert game.options["takeover"] == 2
-    rng, engine = random.Random(7), KINDS[game.kind]
+    rng, rules = random.Random(7), KINDS[game.kind].rules
     ben_seat = game.seats.get(user=ben)
     missed = 0
     while not finished(game):
@@ -70,7 +70,7 @@ def test_an_absentee_is_played_by_a_bot_after_two_missed_deadlines_to_the_end(ce
         if "p1" in waiting:  # Ana answers whatever she is asked, at once
             state = game_state(game)
             play.decision_submit(
-                game=game, user=ana, command=rng.choice(engine.options(state, "p1")), version=waiting["p1"][1]
+                game=game, user=ana, command=rng.choice(rules.options(state, "p1")), version=waiting["p1"][1]
             )
         elif missed < 2:  # Ben lets his deadlines pass
             _expire(game)
@@ -111,7 +111,7 @@ def test_a_returning_player_answers_first_and_the_bots_late_answer_changes_nothi
     assert seat.stand_in == "easy"
     state = game_state(game)
     version = awaited(game)["p1"][1]
-    play.decision_submit(game=game, user=ana, command=KINDS[game.kind].options(state, "p1")[0], version=version)
+    play.decision_submit(game=game, user=ana, command=KINDS[game.kind].rules.options(state, "p1")[0], version=version)
     seat.refresh_from_db()
     assert seat.stand_in == "" and seat.missed_deadlines == 0
     assert list(SeatChange.objects.filter(seat=seat).values_list("change", flat=True)) == ["asked", "back"]

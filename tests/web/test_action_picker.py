@@ -57,7 +57,7 @@ def test_an_unknown_or_single_action_shows_the_first_step(client, game, ana):
 def _income_until(game, player: str, coins: int):
     """Every turn takes Income until it is ``player``'s turn with ``coins`` coins."""
     while True:
-        view = KINDS[game.kind].view(game_state(game), player)
+        view = KINDS[game.kind].rules.view(game_state(game), player)
         [turn] = [p for p, (kind, _version) in awaited(game).items() if kind == "turn"]
         if turn == player and next(p for p in view["players"] if p["name"] == player)["coins"] >= coins:
             return

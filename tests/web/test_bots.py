@@ -71,7 +71,7 @@ def test_the_create_form_keeps_the_takeover_choice(db, client):
 
 def _income(game, user, player):
     kind, version = awaited(game)[player]
-    [income] = [o for o in KINDS[game.kind].options(game_state(game), player) if o["act"] == "income"]
+    [income] = [o for o in KINDS[game.kind].rules.options(game_state(game), player) if o["act"] == "income"]
     play.decision_submit(game=game, user=user, command=income, version=version)
 
 

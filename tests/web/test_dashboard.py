@@ -46,13 +46,13 @@ HANDS = {"p1": ["captain", "duke"], "p2": ["assassin", "contessa"], "p3": ["amba
 def dealt(monkeypatch):
     """Games start with ``HANDS`` (classic, three players) and the rest of the deck
     as the court, in order."""
-    engine = KINDS["coup"]
+    rules = KINDS["coup"].rules
     deck = coup_cards.deck_for((), 3)
     for hand in HANDS.values():
         for card in hand:
             deck.remove(card)
     monkeypatch.setattr(
-        engine,
+        rules,
         "setup",
         lambda *, players, first, variants=(), options=None, dealer=None: setup_events(
             players, variants, first, LiveDealer(), deal=HANDS, court=deck

@@ -66,7 +66,7 @@ def _check_no_leak(html: str, state, player: str, where: str) -> None:
     own = {c for c in (me.card, me.drawn) if c is not None}
     marked = {int(v) for v in re.findall(r'data-card="(\d+)"', html)}
     assert marked <= own, f"{where}: data-card {marked} beyond the viewer's own {own}"
-    over = KINDS["kobayakawa"].is_over(state)  # then every card is face up
+    over = KINDS["kobayakawa"].rules.is_over(state)  # then every card is face up
     shown = {p.card for p in state.players if (p.shown or over) and p.name != player}
     revealed = {int(v) for v in re.findall(r'data-revealed="(\d+)"', html)}
     assert revealed <= shown, f"{where}: data-revealed {revealed} beyond the shown cards {shown}"
@@ -91,7 +91,7 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
     assert "Kobayakawa" in waiting and "cards numbered 1 to 15" in waiting
     gathering.game_start(game=game, by=ana)
     users = {seat.player: seat.user for seat in game.seats.all()}
-    engine = KINDS["kobayakawa"]
+    rules = KINDS["kobayakawa"].rules
     rng = random.Random(seed)
     seen_labels = set()
     for step in range(400):
@@ -106,8 +106,8 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
                 seen_labels.update(re.findall(r'option option--\w+">([^<]+)<', pages["game"]))
         if game.status != Game.Status.ACTIVE:
             break
-        player, _kind, version = rng.choice(engine.awaiting(state))
-        command = rng.choice(engine.options(state, player))
+        player, _kind, version = rng.choice(rules.awaiting(state))
+        command = rng.choice(rules.options(state, player))
         play.decision_submit(game=game, user=users[player], command=command, version=version)
     else:
         pytest.fail("the game did not end")
@@ -133,12 +133,12 @@ def test_the_kobayakawa_table_shows_the_card_discards_medals_and_centre(client, 
         gathering.seat_join(game=game, user=user, join_token=game.join_token)
     gathering.game_start(game=game, by=ana)
     state = game_state(game)
-    version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].awaiting(state))["p1"]
+    version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].rules.awaiting(state))["p1"]
     play.decision_submit(game=game, user=ana, command={"act": "draw"}, version=version)
     game.refresh_from_db()
     state = game_state(game)
     me = state.by_name["p1"]
-    version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].awaiting(state))["p1"]
+    version = dict((p, v) for p, _k, v in KINDS["kobayakawa"].rules.awaiting(state))["p1"]
     play.decision_submit(game=game, user=ana, command={"act": "discard", "card": me.drawn}, version=version)
     game.refresh_from_db()
     state = game_state(game)

@@ -106,7 +106,7 @@ def test_no_page_shows_another_seats_cards_or_the_court(variants, players, seed)
         clients[user.pk].force_login(user)
     play.chat_post(game=game, user=users[1], text="I hold a Duke, honestly.")
     seats = {seat.player: seat.user for seat in game.seats.all()}
-    engine = KINDS[game.kind]
+    rules = KINDS[game.kind].rules
     rng = random.Random(seed)
     check_court_names = "two_player_draft" not in variants
     decisions = 0
@@ -115,9 +115,9 @@ def test_no_page_shows_another_seats_cards_or_the_court(variants, players, seed)
             check = decisions // 3
             assert_nothing_hidden_leaks(game, clients, check_court_names, partials=check % PARTIALS_EVERY == 0)
         state = game_state(game)
-        player, _kind, version = rng.choice(engine.awaiting(state))
+        player, _kind, version = rng.choice(rules.awaiting(state))
         play.decision_submit(
-            game=game, user=seats[player], command=rng.choice(engine.options(state, player)), version=version
+            game=game, user=seats[player], command=rng.choice(rules.options(state, player)), version=version
         )
         game.refresh_from_db()
         decisions += 1

@@ -261,7 +261,7 @@ def test_the_profile_edits_time_zone_email_mode_and_each_kinds_preferences(clien
     html = html_of(client, ana, reverse("profile"))
     for name in ("time_zone", "email_mode"):
         assert f'name="{name}"' in html
-    for form in filter(None, (kind.preferences_form(ana) for kind in KINDS.values())):
+    for form in filter(None, (kind.forms.preferences_form(ana) for kind in KINDS.values())):
         assert all(f'name="{field.html_name}"' in html or f'name="{field.html_name}_0"' in html for field in form)
     response = as_user(client, ana).post(reverse("profile"), profile_form_data(ana, time_zone="America/Sao_Paulo"))
     assert response.status_code == 302
@@ -318,7 +318,7 @@ def test_a_player_without_a_preference_still_reads_utc(ben, cai, django_capture_
 def test_make_player_still_has_default_preferences(db):
     eli = make_player("Eli")
     assert profile_of(eli).time_zone == "UTC"
-    assert not any(any(kind.player_preferences(eli).values()) for kind in KINDS.values())
+    assert not any(any(kind.forms.player_preferences(eli).values()) for kind in KINDS.values())
 
 
 def test_the_replay_and_the_preferences_speak_the_players_language(client, ana, ben):

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.kinds.base import Forms
 from games.kinds.coup.engine.cards import CHARACTERS, LOYALIST, REFORMIST
 from games.kinds.coup.models import CoupPreferences, preferences_of
 from games.kinds.coup.words.names import card_name
@@ -74,17 +75,20 @@ class StandingAnswersForm(forms.ModelForm):
         )
 
 
-def standing_answers_form(user, data=None) -> StandingAnswersForm:
-    return StandingAnswersForm(data, instance=preferences_of(user))
+class CoupForms(Forms):
+    def create_fields(self) -> dict[str, forms.Field]:
+        """The create form's Coup-only choices, by the game option each sets."""
+        return {
+            "first_faction": forms.ChoiceField(
+                label=_("Faction of the first player (Reformation only)"),
+                choices=[(LOYALIST, _("Loyalist")), (REFORMIST, _("Reformist"))],
+                initial=LOYALIST,
+                required=False,
+            ),
+        }
 
+    def player_preferences(self, user) -> dict:
+        return preferences_of(user).as_engine_preferences()
 
-def create_fields() -> dict[str, forms.Field]:
-    """The create form's Coup-only choices, by the game option each sets."""
-    return {
-        "first_faction": forms.ChoiceField(
-            label=_("Faction of the first player (Reformation only)"),
-            choices=[(LOYALIST, _("Loyalist")), (REFORMIST, _("Reformist"))],
-            initial=LOYALIST,
-            required=False,
-        ),
-    }
+    def preferences_form(self, user, data=None) -> StandingAnswersForm:
+        return StandingAnswersForm(data, instance=preferences_of(user))

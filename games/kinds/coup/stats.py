@@ -4,10 +4,16 @@ the challenges they made and won, and the order players went out (the last one
 knocked out comes second)."""
 
 from games.kinds.coup.engine.cards import table_for
+from games.kinds.stats import Stats
 
 
-def count(tally, events: list, state) -> None:
-    """Add Coup's counters of ``events`` (a finished game's log) to ``tally``."""
+class CoupStats(Stats):
+    def count(self, tally, events: list, state) -> None:
+        """Add Coup's counters of ``events`` (a finished game's log) to ``tally``."""
+        _count(tally, events)
+
+
+def _count(tally, events: list) -> None:
     table = table_for(frozenset())
     challenge = None  # (challenger, claimant) while a challenge is open
     for event in events:

@@ -11,8 +11,10 @@ from games.kinds.coup.engine import RULES
 from games.kinds.coup.engine.cards import CHARACTERS, VARIANTS
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.words import decisions as labels
-from games.kinds.coup.words import rules
 from games.kinds.coup.words.names import card_ability, card_name
+from games.kinds.coup.words.rules import CoupAbout
+
+WORDS, ABOUT = labels.CoupWords(), CoupAbout()
 
 NAMES = {"p1": "Ana", "p2": "Ben", "p3": "Cai"}
 
@@ -51,7 +53,7 @@ def labelled(state, player, variants=()):
     view = engine.view(state, player)
     ctx = labels.Context(view, player, NAMES, variants)
     decision = state.awaiting[player].kind
-    return [labels.option_label(option, ctx, decision) for option in engine.options(state, player)]
+    return [WORDS.option_label(option, ctx, decision) for option in engine.options(state, player)]
 
 
 def play(state, player, command):
@@ -124,11 +126,11 @@ def test_every_prompt_and_every_option_of_random_games_has_words():
             if engine.is_over(state):
                 break
             player, kind, _version = rng.choice(engine.awaiting(state))
-            assert labels.decision_prompt(kind) != kind
+            assert WORDS.decision_prompt(kind) != kind
             options = engine.options(state, player)
             ctx = labels.Context(engine.view(state, player), player, {n: n.upper() for n in names}, variants)
             for option in options:
-                text = labels.option_label(option, ctx, kind)
+                text = WORDS.option_label(option, ctx, kind)
                 assert text and text != option["act"] and "%(" not in text, (option, text)
             play(state, player, rng.choice(options))
 
@@ -136,7 +138,7 @@ def test_every_prompt_and_every_option_of_random_games_has_words():
 def test_each_decision_prompt_is_translated():
     for kind, spec in DECISIONS.items():
         with translation.override("es"):
-            assert labels.decision_prompt(kind) != spec.prompt, kind
+            assert WORDS.decision_prompt(kind) != spec.prompt, kind
 
 
 def test_every_decision_has_words_for_each_of_its_answers():
@@ -146,17 +148,17 @@ def test_every_decision_has_words_for_each_of_its_answers():
 
 
 def test_each_variant_has_a_line_and_a_paragraph():
-    choices = dict(rules.variant_choices())
+    choices = dict(ABOUT.variant_choices())
     assert set(choices) == set(VARIANTS)
     for variant in VARIANTS:
         assert " — " in choices[variant]
-        assert len(rules.rules_summary([variant])) == 2
+        assert len(ABOUT.rules_summary([variant])) == 2
 
 
 def test_the_base_rules_name_the_characters_in_play():
-    [base] = rules.rules_summary([])
+    [base] = ABOUT.rules_summary([])
     assert "Duke, Assassin, Captain, Ambassador, Contessa" in base
-    assert "Inquisitor" in rules.rules_summary(["inquisitor"])[0]
+    assert "Inquisitor" in ABOUT.rules_summary(["inquisitor"])[0]
 
 
 def test_every_character_has_an_ability_text():

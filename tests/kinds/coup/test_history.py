@@ -8,7 +8,9 @@ from django.utils import translation
 from games.engine.events import Event
 from games.engine.playout import random_game
 from games.kinds.coup.engine.state import APPLY
-from games.kinds.coup.words.history import SILENT, TELLERS, lines
+from games.kinds.coup.words.history import SILENT, TELLERS, CoupHistory
+
+lines = CoupHistory().lines
 
 NAMES = {"p1": "Ana", "p2": "Ben", "p3": "Cai"}
 START = Event(

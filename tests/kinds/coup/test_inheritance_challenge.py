@@ -32,13 +32,13 @@ COINS = {"p1": 3, "p4": 5}
 @pytest.fixture
 def dealt(monkeypatch):
     """Lawyer games of four start with ``HANDS`` and ``COINS``, the rest of the deck as the court."""
-    engine = KINDS["coup"]
+    rules = KINDS["coup"].rules
     court = coup_cards.deck_for(["lawyer"], 4)
     for hand in HANDS.values():
         for card in hand:
             court.remove(card)
     monkeypatch.setattr(
-        engine,
+        rules,
         "setup",
         lambda *, players, first, variants=(), options=None, dealer=None: setup_events(
             players, variants, first, LiveDealer(), deal=HANDS, court=court, coins=COINS
@@ -115,5 +115,5 @@ def test_a_proved_claim_is_settled_and_inherited(cai_claims_alone, ana, ben, cai
     answer(cai_claims_alone, cai, {"act": "prove"})
     answer(cai_claims_alone, ana, {"act": "lose", "card": "duke"})
     assert decision_of(cai_claims_alone, ben) == "turn"
-    state = KINDS["coup"].load(cai_claims_alone.snapshot)
+    state = KINDS["coup"].rules.load(cai_claims_alone.snapshot)
     assert state.by_name["p3"].coins == 2 + 5

@@ -106,7 +106,7 @@ def test_a_finished_kobayakawa_game_is_replayed_and_on_the_dashboard(client, ana
         pass
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    winners = KINDS["kobayakawa"].winners(game_state(game))
+    winners = KINDS["kobayakawa"].rules.winners(game_state(game))
     positions = {int(name[1:]) - 1 for name in winners}
     results = {r.seat.position: r.place for r in SeatResult.objects.filter(game=game).select_related("seat")}
     assert {p for p, place in results.items() if place == 1} == positions

@@ -9,7 +9,7 @@ each player may see; ``scenario.py`` the scenario files of Coup.
 
 from games.engine.common import Rules
 from games.engine.dealer import LiveDealer
-from games.kinds.coup.engine.cards import LOYALIST, MAX_PLAYERS, MIN_PLAYERS
+from games.kinds.coup.engine.cards import LOYALIST, MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from games.kinds.coup.engine.flow import Flow
 from games.kinds.coup.engine.scenario import read_scenario
 from games.kinds.coup.engine.setup import check_config, setup_events
@@ -26,6 +26,8 @@ def _patient(rng, options):
 class CoupRules(Rules):
     kind = "coup"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    variants = VARIANTS
+    out_events = frozenset({"coup.player.eliminated"})
     Flow = Flow
     State = CoupState
     check_config = staticmethod(check_config)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from games.kinds.coup.engine.cards import CONVERT_COST, COSTS, table_for
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.words.names import action_name, card_list, card_name, coins
+from games.kinds.words import Words
 
 
 class Context:
@@ -406,40 +407,6 @@ WORDS = {
 
 # ---- what the kind offers the platform -------------------------------------------------
 
-
-def decision_prompt(kind) -> str:
-    """ "choose your action", translated."""
-    words = WORDS.get(kind)
-    if words is not None and words.prompt is not None:
-        return str(words.prompt)
-    return _(DECISIONS[kind].prompt) if kind in DECISIONS else str(kind)
-
-
-def onlooker_prompt(kind) -> str:
-    """What a decision asks, said of another player: "choose an action"."""
-    words = WORDS.get(kind)
-    if words is not None and words.onlooker_prompt is not None:
-        return str(words.onlooker_prompt)
-    return decision_prompt(kind)
-
-
-def option_label(option: dict, ctx: Context, decision: str) -> str:
-    """The words on the button for ``option``, e.g. "Steal from Ben — take 2 coins
-    (claims Captain)"."""
-    act = option.get("act")
-    label = WORDS[decision].labels.get(act) if decision in WORDS else None
-    if label is None:
-        return act or "?"
-    return label(option, ctx)
-
-
-def waits_for(decision: str, view: dict, viewer: str, names: dict) -> str:
-    """What the game waits for from ``viewer``, as a button would say it: "Respond
-    to Ben's Tax", "Choose a card to lose". Built from the viewer's own ``view``."""
-    text = WORDS[decision].waits_for(Context(view, viewer, names)) if decision in WORDS else ""
-    return text or capfirst(decision_prompt(decision))
-
-
 # How a button looks: the answers that cost or risk something stand out.
 _STYLES = {
     "challenge": "risky",
@@ -454,12 +421,44 @@ _STYLES = {
 }
 
 
-def option_style(option: dict) -> str:
-    return _STYLES.get(option.get("act"), "plain")
+class CoupWords(Words):
+    def decision_prompt(self, decision) -> str:
+        """ "choose your action", translated."""
+        words = WORDS.get(decision)
+        if words is not None and words.prompt is not None:
+            return str(words.prompt)
+        return _(DECISIONS[decision].prompt) if decision in DECISIONS else str(decision)
 
+    def onlooker_prompt(self, decision) -> str:
+        """What a decision asks, said of another player: "choose an action"."""
+        words = WORDS.get(decision)
+        if words is not None and words.onlooker_prompt is not None:
+            return str(words.onlooker_prompt)
+        return self.decision_prompt(decision)
 
-def option_group(option: dict, decision: str) -> str:
-    """Options of a turn are grouped under their action name; other decisions have one group."""
-    if decision in WORDS and WORDS[decision].grouped:
-        return action_name(option.get("act"))
-    return ""
+    def labeler(self, view: dict, viewer: str, names: dict, variants) -> Context:
+        return Context(view, viewer, names, variants)
+
+    def option_label(self, option: dict, labeler: Context, decision: str) -> str:
+        """The words on the button for ``option``, e.g. "Steal from Ben — take 2 coins
+        (claims Captain)"."""
+        act = option.get("act")
+        label = WORDS[decision].labels.get(act) if decision in WORDS else None
+        if label is None:
+            return act or "?"
+        return label(option, labeler)
+
+    def waits_for(self, decision: str, view: dict, viewer: str, names: dict) -> str:
+        """What the game waits for from ``viewer``, as a button would say it: "Respond
+        to Ben's Tax", "Choose a card to lose". Built from the viewer's own ``view``."""
+        text = WORDS[decision].waits_for(Context(view, viewer, names)) if decision in WORDS else ""
+        return text or capfirst(self.decision_prompt(decision))
+
+    def option_style(self, option: dict) -> str:
+        return _STYLES.get(option.get("act"), "plain")
+
+    def option_group(self, option: dict, decision: str) -> str:
+        """Options of a turn are grouped under their action name; other decisions have one group."""
+        if decision in WORDS and WORDS[decision].grouped:
+            return action_name(option.get("act"))
+        return ""

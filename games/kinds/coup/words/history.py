@@ -1,6 +1,6 @@
 """The story of a game in plain sentences, as one viewer may know it.
 
-``lines(events, viewer, names)`` reads the event log in order and tells each
+``CoupHistory().lines(events, viewer, names)`` reads the event log in order and tells each
 event as ``viewer`` may see it: the event's public part for everyone, its secret
 part (a card drawn, the cards kept in an exchange, a card shown in an examination)
 only when ``event.visible_to(viewer)`` includes it. A sentence never uses anything
@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 
 from games.kinds.coup.engine.cards import COSTS, OPPOSITE_FACTION, table_for
 from games.kinds.coup.words.names import action_name, card_list, card_name, coins, faction_name
-from games.kinds.words import Line, Story, tell
+from games.kinds.words import History, Story, last_action_told
 
 SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
 # The events that record a player's own answer. A card lost, drawn or dealt, or
@@ -59,18 +59,6 @@ class CoupStory(Story):
 
     def claim_of(self, action) -> str | None:
         return self.table.claims.get(action)
-
-
-def lines(events, viewer: str | None, names: dict) -> list[Line]:
-    """Every sentence of a Coup game's history for ``viewer`` (a player name, or
-    anyone else: who then reads only the public story), with the sequence number
-    of its event."""
-    return continued(CoupStory(viewer, names), events)
-
-
-def continued(story: CoupStory, events) -> list[Line]:
-    """The sentences of ``events``, the log's next ones, for the story told so far."""
-    return tell(events, story, TELLERS, "coup.turn.started", MOVES)
 
 
 # ---- one teller per event type -----------------------------------------------------------
@@ -444,3 +432,31 @@ TELLERS = {
     "coup.game.won": _won,
     **{kind: _silent for kind in SILENT},
 }
+
+
+class CoupHistory(History):
+    story_type = CoupStory
+    tellers = TELLERS
+    turn_event = "coup.turn.started"
+    moves = MOVES
+    last_action_types = ("coup.action.declared",)
+
+    def last_action(self, payload, names: dict, viewer: str) -> str:
+        """ "Ben: Steal from Ana", from a stored ``coup.action.declared`` event (its
+        public ``data`` only; such events carry no secret part anyway)."""
+        if not payload:
+            return ""
+        data = payload.get("data", {})
+        action = action_name(data.get("action"))
+        player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
+        target = data.get("target") or data.get("beneficiary")
+        if target and target != data.get("player"):
+            target_name = _("you") if target == viewer else names.get(target, "?")
+            told = _("%(player)s: %(action)s, on %(target)s") % {
+                "player": player,
+                "action": action,
+                "target": target_name,
+            }
+        else:
+            told = _("%(player)s: %(action)s") % {"player": player, "action": action}
+        return last_action_told(told, data)

@@ -1,13 +1,11 @@
 """Coup's answers written in a reply: "allow", "block duke", "steal ana", "keep duke captain".
 
-``read_reply`` sorts the words of a line into acts, cards and players, and finds
-the one legal option they name (``games/inbound.py`` does the rest: whose reply
-it is, the first line, playing it, explaining a refusal); ``reply_word`` writes
+``CoupReplies.read`` sorts the words of a line into acts, cards and players, and finds
+the one legal option they name (``games/mail/inbound.py`` does the rest: whose reply
+it is, the first line, playing it, explaining a refusal); ``CoupReplies.word`` writes
 an option as a reply would.
 """
 
-import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from games.kinds.coup.engine.cards import CARD_NAMES, table_for
-from games.kinds.words import Reply
+from games.kinds.words import Replies, Reply, normalize
 
 # Each word (accents removed, lower case) and the acts it may mean. A word that
 # means two acts ("keep" is also the draft's keep) is settled by what is legal.
@@ -129,15 +127,6 @@ def translated_acts() -> tuple[dict[str, tuple[str, frozenset]], dict[tuple, str
                 else:
                     phrases.setdefault(parts, act)
     return words, phrases
-
-
-def normalize(text: str) -> str:
-    """Lower case, accents dropped, possessives and punctuation gone: "Ana's Capitán!" → "ana capitan"."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(char for char in text if not unicodedata.combining(char)).casefold()
-    text = re.sub(r"['’]s\b", "", text)
-    text = re.sub(r"['’]", "", text)
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
 @cache
@@ -273,39 +262,43 @@ def match(reading: Reading, options: list[dict], pending: dict | None = None, va
     return Match()
 
 
-def reply_word(option: dict, names: dict) -> str:
-    """How to write ``option`` in a reply, in the active language: "steal ana",
-    "bloquear capitán", "manter duque capitão"."""
-    words = [str(REPLY_WORDS[option["act"]])]
-    if "as" in option:
-        words.append(_(CARD_NAMES[option["as"]]).lower())
-    if "target" in option:
-        words.append(names.get(option["target"], option["target"]).split()[0].lower())
-    cards = [option[key] for key in ("name", "card") if key in option] + list(option.get("cards", ()))
-    words.extend(_(CARD_NAMES[card]).lower() for card in cards)
-    return " ".join(words)
+class CoupReplies(Replies):
+    def word(self, option: dict, names: dict) -> str:
+        """How to write ``option`` in a reply, in the active language: "steal ana",
+        "bloquear capitán", "manter duque capitão"."""
+        words = [str(REPLY_WORDS[option["act"]])]
+        if "as" in option:
+            words.append(_(CARD_NAMES[option["as"]]).lower())
+        if "target" in option:
+            words.append(names.get(option["target"], option["target"]).split()[0].lower())
+        cards = [option[key] for key in ("name", "card") if key in option] + list(option.get("cards", ()))
+        words.extend(_(CARD_NAMES[card]).lower() for card in cards)
+        return " ".join(words)
 
-
-def read_reply(line: str, table: dict, variants) -> Reply:
-    """The legal option of ``table["options"]`` that ``line`` names, or why none."""
-    names = table["names"]
-    options = table["options"]
-    reading = read_line(line, names)
-    understood = reading.describe(names)
-    if reading.unknown:
-        words = ", ".join(f"“{word}”" for word in reading.unknown)
-        return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": words}, understood)
-    if reading.negated:
-        return Reply(None, "not-understood", _("Your answer says “not”: write only the answer you choose."), understood)
-    if len(set(reading.acts)) > 1:
-        return Reply(None, "several-answers", _("Your answer names more than one move: write only one."), understood)
-    if not reading.acts and not reading.cards and not reading.players:
-        return Reply(None, "not-understood", _("We found no answer in your reply."), understood)
-    found = match(reading, options, (table["view"] or {}).get("pending"), variants)
-    if found.option is None and found.candidates:
-        answers = " / ".join(reply_word(option, names) for option in found.candidates)
-        problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
-        return Reply(None, "ambiguous", problem, understood, found.candidates)
-    if found.option is None:
-        return Reply(None, "not-legal", _("That is not one of your answers now."), understood)
-    return Reply(found.option, understood=understood)
+    def read(self, line: str, table) -> Reply:
+        """The legal option of ``table.options`` that ``line`` names, or why none."""
+        names = table.names
+        options = table.options
+        reading = read_line(line, names)
+        understood = reading.describe(names)
+        if reading.unknown:
+            words = ", ".join(f"“{word}”" for word in reading.unknown)
+            return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": words}, understood)
+        if reading.negated:
+            return Reply(
+                None, "not-understood", _("Your answer says “not”: write only the answer you choose."), understood
+            )
+        if len(set(reading.acts)) > 1:
+            return Reply(
+                None, "several-answers", _("Your answer names more than one move: write only one."), understood
+            )
+        if not reading.acts and not reading.cards and not reading.players:
+            return Reply(None, "not-understood", _("We found no answer in your reply."), understood)
+        found = match(reading, options, (table.view or {}).get("pending"), table.game.variants)
+        if found.option is None and found.candidates:
+            answers = " / ".join(self.word(option, names) for option in found.candidates)
+            problem = _("That could mean more than one answer: %(answers)s.") % {"answers": answers}
+            return Reply(None, "ambiguous", problem, understood, found.candidates)
+        if found.option is None:
+            return Reply(None, "not-legal", _("That is not one of your answers now."), understood)
+        return Reply(found.option, understood=understood)

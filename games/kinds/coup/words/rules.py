@@ -6,6 +6,7 @@ of the variants in play."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.kinds.base import About
 from games.kinds.coup.engine.cards import COSTS, FORCED_COUP_COINS, VARIANTS, characters_in_play, table_for
 from games.kinds.coup.words.names import action_name, card_ability, card_list, card_name, coins
 
@@ -68,15 +69,6 @@ VARIANT_RULES = {
 }
 
 
-def variant_choices() -> list:
-    """(id, "Name — one line") for the create-game form, in the engine's order."""
-    return [(variant, f"{VARIANT_NAMES[variant]} — {VARIANT_LINES[variant]}") for variant in VARIANTS]
-
-
-def variant_name(variant) -> str:
-    return str(VARIANT_NAMES.get(variant, variant))
-
-
 def base_rules(variants=()) -> str:
     """The base game in a short paragraph, with the characters actually in play."""
     cards = characters_in_play(variants)
@@ -86,11 +78,6 @@ def base_rules(variants=()) -> str:
         "with 10 coins you must), or claim a character: %(cards)s. You may claim a character you do not hold. "
         "Anyone may challenge a claim: whoever is wrong loses an influence. The last player with an influence wins."
     ) % {"cards": card_list(cards)}
-
-
-def rules_summary(variants=()) -> list[str]:
-    """The short rules of the game in play: the base game, then one paragraph per variant."""
-    return [base_rules(variants), *(str(VARIANT_RULES[v]) for v in VARIANTS if v in variants)]
 
 
 def characters(variants=()) -> list[dict]:
@@ -140,3 +127,20 @@ def reference(variants=()) -> dict:
         "rows": rows,
         "forced": _("With %(coins)s or more, a player must Coup.") % {"coins": coins(FORCED_COUP_COINS)},
     }
+
+
+class CoupAbout(About):
+    seats_note = gettext_lazy("Coup: 2 to 10 (from 7 players on, the deck has more copies of each character)")
+    variants_note = gettext_lazy("Coup only. Leave all unchecked for the classic game.")
+    resign_note = gettext_lazy("Your face-down cards are turned face up and the game goes on without you.")
+
+    def variant_choices(self) -> list:
+        """(id, "Name — one line") for the create-game form, in the engine's order."""
+        return [(variant, f"{VARIANT_NAMES[variant]} — {VARIANT_LINES[variant]}") for variant in VARIANTS]
+
+    def variant_names(self, variants) -> list[str]:
+        return [str(VARIANT_NAMES.get(variant, variant)) for variant in variants] or [_("Classic")]
+
+    def rules_summary(self, variants=()) -> list[str]:
+        """The short rules of the game in play: the base game, then one paragraph per variant."""
+        return [base_rules(variants), *(str(VARIANT_RULES[v]) for v in VARIANTS if v in variants)]

@@ -8,91 +8,119 @@ can never show more than the engine let through for that viewer.
 
 from django.utils.translation import gettext as _
 
+from games.kinds.base import Templates
 from games.kinds.coup.engine.cards import FORCED_COUP_COINS
-from games.kinds.coup.words.decisions import Context, decision_prompt, onlooker_prompt, pending_effect
+from games.kinds.coup.words import rules
+from games.kinds.coup.words.decisions import Context, CoupWords, pending_effect
 from games.kinds.coup.words.names import action_name, card_name, coins, faction_name
-from games.kinds.words import last_action_told
+
+WORDS = CoupWords()
 
 
-def table(view, viewer, names, game, users, awaiting) -> dict:
-    """Every seat (the viewer's own hand as ``me``), the action being resolved,
-    a card shown in an examination and an open inheritance."""
-    players = []
-    me = None
-    for entry in view["players"]:
-        own = entry["name"] == viewer
-        hand = entry["hand"]
-        drawn = entry.get("drawn", [])
-        row = {
-            "player": entry["name"],
-            "name": names.get(entry["name"], entry["name"]),
-            "you": own,
-            "host": users.get(entry["name"]) is not None and users[entry["name"]].pk == game.host_id,
-            "coins": entry["coins"],
-            "coins_label": coins(entry["coins"]),
-            "hidden_count": len(hand) if isinstance(hand, list) else hand,
-            "drawn_count": len(drawn) if isinstance(drawn, list) else drawn,
-            "revealed": entry["revealed"],
-            "alive": entry["alive"],
-            "faction": entry.get("faction"),
-            "faction_name": faction_name(entry.get("faction")) if entry.get("faction") else "",
-            "turn": view.get("turn") == entry["name"],
-            "winner": view.get("winner") == entry["name"],
-            "deciding": _deciding(awaiting, entry["name"], viewer),
+class CoupTemplates(Templates):
+    folder = "coup"
+    reference = "coup/_characters.html"
+    stylesheet = "coup/cards.css"
+
+    def table_context(self, view, viewer, names, game, users, awaiting) -> dict:
+        """Every seat (the viewer's own hand as ``me``), the action being resolved,
+        a card shown in an examination and an open inheritance."""
+        players = []
+        me = None
+        for entry in view["players"]:
+            own = entry["name"] == viewer
+            hand = entry["hand"]
+            drawn = entry.get("drawn", [])
+            row = {
+                "player": entry["name"],
+                "name": names.get(entry["name"], entry["name"]),
+                "you": own,
+                "host": users.get(entry["name"]) is not None and users[entry["name"]].pk == game.host_id,
+                "coins": entry["coins"],
+                "coins_label": coins(entry["coins"]),
+                "hidden_count": len(hand) if isinstance(hand, list) else hand,
+                "drawn_count": len(drawn) if isinstance(drawn, list) else drawn,
+                "revealed": entry["revealed"],
+                "alive": entry["alive"],
+                "faction": entry.get("faction"),
+                "faction_name": faction_name(entry.get("faction")) if entry.get("faction") else "",
+                "turn": view.get("turn") == entry["name"],
+                "winner": view.get("winner") == entry["name"],
+                "deciding": _deciding(awaiting, entry["name"], viewer),
+            }
+            # Another seat's hand as a list: the game is over and every hand is face up.
+            row["face_up"] = list(hand) if not own and isinstance(hand, list) else []
+            row["backs"] = range(0 if row["face_up"] else row["hidden_count"])
+            players.append(row)
+            if own:
+                # The viewer's own face-down cards: the only cards a page marks with data-card.
+                me = {**row, "hand": list(hand), "drawn": list(drawn) if isinstance(drawn, list) else []}
+        ctx = Context(view, viewer, names, game.variants)
+        return {
+            "players": players,
+            "me": me,
+            "playing": bool(me and me["alive"]),
+            "factions": any(p["faction"] for p in players),
+            "reserve": view.get("reserve", 0),
+            "court_count": view["court"] if isinstance(view.get("court"), int) else len(view.get("court", [])),
+            # The claim on the table, until the game ends.
+            "pending": pending_summary(view, ctx) if not view.get("winner") else "",
+            "answers": _answers(view, names),
+            "forced_coup": _forced_coup(me, awaiting.get(viewer)),
+            "shown": _shown(view, viewer, names),
+            "inheritance": _inheritance(view, names),
         }
-        # Another seat's hand as a list: the game is over and every hand is face up.
-        row["face_up"] = list(hand) if not own and isinstance(hand, list) else []
-        row["backs"] = range(0 if row["face_up"] else row["hidden_count"])
-        players.append(row)
-        if own:
-            # The viewer's own face-down cards: the only cards a page marks with data-card.
-            me = {**row, "hand": list(hand), "drawn": list(drawn) if isinstance(drawn, list) else []}
-    ctx = Context(view, viewer, names, game.variants)
-    return {
-        "players": players,
-        "me": me,
-        "playing": bool(me and me["alive"]),
-        "factions": any(p["faction"] for p in players),
-        "reserve": view.get("reserve", 0),
-        "court_count": view["court"] if isinstance(view.get("court"), int) else len(view.get("court", [])),
-        # The claim on the table, until the game ends.
-        "pending": pending_summary(view, ctx) if not view.get("winner") else "",
-        "answers": _answers(view, names),
-        "forced_coup": _forced_coup(me, awaiting.get(viewer)),
-        "shown": _shown(view, viewer, names),
-        "inheritance": _inheritance(view, names),
-    }
 
-
-def replay_table(game, view, viewer, names) -> dict:
-    """Every seat with its face-down cards shown, the court deck in order, and
-    the action being resolved, in words."""
-    awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
-    players = [
-        {
-            "player": entry["name"],
-            "name": names.get(entry["name"], entry["name"]),
-            "you": entry["name"] == viewer,
-            "coins": entry["coins"],
-            "coins_label": coins(entry["coins"]),
-            "hand": list(entry["hand"]),
-            "drawn": list(entry.get("drawn", [])),
-            "revealed": list(entry["revealed"]),
-            "alive": entry["alive"],
-            "faction_name": faction_name(entry["faction"]) if entry.get("faction") else "",
-            "turn": view.get("turn") == entry["name"],
-            "winner": view.get("winner") == entry["name"],
-            "deciding": _deciding(awaiting, entry["name"], viewer),
+    def replay_context(self, game, view, viewer, names) -> dict:
+        """Every seat with its face-down cards shown, the court deck in order, and
+        the action being resolved, in words."""
+        awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
+        players = [
+            {
+                "player": entry["name"],
+                "name": names.get(entry["name"], entry["name"]),
+                "you": entry["name"] == viewer,
+                "coins": entry["coins"],
+                "coins_label": coins(entry["coins"]),
+                "hand": list(entry["hand"]),
+                "drawn": list(entry.get("drawn", [])),
+                "revealed": list(entry["revealed"]),
+                "alive": entry["alive"],
+                "faction_name": faction_name(entry["faction"]) if entry.get("faction") else "",
+                "turn": view.get("turn") == entry["name"],
+                "winner": view.get("winner") == entry["name"],
+                "deciding": _deciding(awaiting, entry["name"], viewer),
+            }
+            for entry in view["players"]
+        ]
+        ctx = Context(view, viewer, names, game.variants)
+        return {
+            "players": players,
+            "court": list(view.get("court", [])),
+            "aside": list(view.get("aside", [])),
+            "pending": pending_summary(view, ctx),
         }
-        for entry in view["players"]
-    ]
-    ctx = Context(view, viewer, names, game.variants)
-    return {
-        "players": players,
-        "court": list(view.get("court", [])),
-        "aside": list(view.get("aside", [])),
-        "pending": pending_summary(view, ctx),
-    }
+
+    def email_context(self, view, viewer, names) -> dict:
+        me = next(p for p in view["players"] if p["name"] == viewer)
+        return {
+            "hand": [card_name(card) for card in me["hand"]] if isinstance(me["hand"], list) else [],
+            "revealed": [card_name(card) for card in me["revealed"]],
+            "coins": me["coins"],
+            "table": [
+                {
+                    "name": names.get(p["name"], p["name"]),
+                    "coins": p["coins"],
+                    "hidden": p["hand"] if isinstance(p["hand"], int) else len(p["hand"]),
+                    "revealed": [card_name(card) for card in p["revealed"]],
+                    "alive": p["alive"],
+                }
+                for p in view["players"]
+            ],
+        }
+
+    def static_context(self, variants) -> dict:
+        return {"characters": rules.characters(variants), "reference": rules.reference(variants)}
 
 
 def _deciding(awaiting: dict, player: str, viewer) -> str:
@@ -100,27 +128,8 @@ def _deciding(awaiting: dict, player: str, viewer) -> str:
     of anyone else in neutral words."""
     if player not in awaiting:
         return ""
-    prompt = decision_prompt if player == viewer else onlooker_prompt
+    prompt = WORDS.decision_prompt if player == viewer else WORDS.onlooker_prompt
     return prompt(awaiting[player])
-
-
-def email_context(view, viewer, names) -> dict:
-    me = next(p for p in view["players"] if p["name"] == viewer)
-    return {
-        "hand": [card_name(card) for card in me["hand"]] if isinstance(me["hand"], list) else [],
-        "revealed": [card_name(card) for card in me["revealed"]],
-        "coins": me["coins"],
-        "table": [
-            {
-                "name": names.get(p["name"], p["name"]),
-                "coins": p["coins"],
-                "hidden": p["hand"] if isinstance(p["hand"], int) else len(p["hand"]),
-                "revealed": [card_name(card) for card in p["revealed"]],
-                "alive": p["alive"],
-            }
-            for p in view["players"]
-        ],
-    }
 
 
 def pending_summary(view: dict, ctx: Context) -> str:
@@ -204,20 +213,3 @@ def _inheritance(view, names):
         "coins": estate["coins"],
         "claimants": [names.get(c, c) for c in estate["claimants"]],
     }
-
-
-def last_action(payload, names: dict, viewer: str) -> str:
-    """ "Ben: Steal from Ana", from a stored ``coup.action.declared`` event (its
-    public ``data`` only; such events carry no secret part anyway)."""
-    if not payload:
-        return ""
-    data = payload.get("data", {})
-    action = action_name(data.get("action"))
-    player = _("You") if data.get("player") == viewer else names.get(data.get("player"), "?")
-    target = data.get("target") or data.get("beneficiary")
-    if target and target != data.get("player"):
-        target_name = _("you") if target == viewer else names.get(target, "?")
-        told = _("%(player)s: %(action)s, on %(target)s") % {"player": player, "action": action, "target": target_name}
-    else:
-        told = _("%(player)s: %(action)s") % {"player": player, "action": action}
-    return last_action_told(told, data)

@@ -45,6 +45,7 @@ def _shy(rng, options):
 class KobayakawaRules(Rules):
     kind = "kobayakawa"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    out_events = frozenset({"kobayakawa.player.out"})
     Flow = Flow
     State = KobayakawaState
     check_config = staticmethod(check_config)
