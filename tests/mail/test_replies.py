@@ -86,7 +86,7 @@ def state_of(game):
 
 def options(game, user) -> list[dict]:
     game.refresh_from_db()
-    return table_for(game, user)["options"]
+    return table_for(game, user).options
 
 
 def decision_of(game, user) -> str | None:

@@ -125,9 +125,9 @@ def test_chat_is_for_seated_players(game, ana):
 
 def test_a_table_shows_only_what_the_seat_may_see(game, ben):
     table = table_for(game, ben)
-    hands = {p["name"]: p["hand"] for p in table["view"]["players"]}
+    hands = {p["name"]: p["hand"] for p in table.view["players"]}
     assert isinstance(hands["p1"], int) and isinstance(hands["p3"], int) and len(hands["p2"]) == 2
-    assert table["options"] == []
-    dealt = [line.text for line in table["history"].lines if line.kind == "coup.hand.dealt"]  # p1, p2, p3
+    assert table.options == []
+    dealt = [line.text for line in table.history.lines if line.kind == "coup.hand.dealt"]  # p1, p2, p3
     assert len(dealt) == 3 and dealt[1].startswith("You were dealt: ")
     assert dealt[0].endswith(" received face-down cards.") and dealt[2].endswith(" received face-down cards.")

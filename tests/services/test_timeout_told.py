@@ -41,7 +41,7 @@ def test_a_turn_the_clock_played_is_told_as_such(ana, ben, cai, smtp, client, la
     expire(game)
     line, last_action = TOLD[language]
     with translation.override(language):
-        history = [entry.text for entry in table_for(game, ben)["history"].lines]
+        history = [entry.text for entry in table_for(game, ben).history.lines]
     assert line in history
     assert any(line in mail.text for mail in smtp.to("ben@example.com")), [m.text for m in smtp.messages]
     client.force_login(cai)
@@ -54,5 +54,5 @@ def test_a_players_own_answer_is_not_said_to_be_the_clocks(ana, ben, cai):
     play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
     game.refresh_from_db()
     with translation.override("en"):
-        history = [entry.text for entry in table_for(game, ben)["history"].lines]
+        history = [entry.text for entry in table_for(game, ben).history.lines]
     assert "Ana took Income." in history and not any("Time ran out" in entry for entry in history)

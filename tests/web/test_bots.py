@@ -93,7 +93,7 @@ def test_takeovers_and_returns_are_told_in_the_history_the_replay_and_the_dashbo
 
     game.refresh_from_db()
     table = table_for(game, ana)
-    lines = pages.with_seat_changes(game, table["history"].lines)
+    lines = pages.with_seat_changes(game, table.history.lines)
     texts = [line.text for line in lines]
     asked = texts.index("Ben asked Bot (easy) to play for them.")
     back = texts.index("Ben is back.")

@@ -47,9 +47,9 @@ def secrets_of_an_exchange(game, ana, ben, cai) -> list[str]:
     answer(game, ana, "p1", {"act": "exchange", "draws": 2})
     answer(game, ben, "p2", {"act": "allow"})
     answer(game, cai, "p3", {"act": "allow"})
-    drew = [line.text for line in table_for(game, ana)["history"].lines if line.kind == "coup.exchange.drew"]
-    answer(game, ana, "p1", table_for(game, ana)["options"][0])
-    kept = [line.text for line in table_for(game, ana)["history"].lines if line.kind == "coup.exchange.kept"]
+    drew = [line.text for line in table_for(game, ana).history.lines if line.kind == "coup.exchange.drew"]
+    answer(game, ana, "p1", table_for(game, ana).options[0])
+    kept = [line.text for line in table_for(game, ana).history.lines if line.kind == "coup.exchange.kept"]
     assert drew[0].startswith("You drew from the court deck: ") and kept[0].startswith("You kept ")
     return drew + kept
 
@@ -66,7 +66,7 @@ def test_a_players_secret_lines_stay_theirs_whoever_warmed_the_cache(
     before_ana = {"Ben": page_of(ben, game), "Cai": page_of(cai, game)}
     own = page_of(ana, game)
     after_ana = {"Ben": page_of(ben, game), "Cai": page_of(cai, game)}
-    public = [line.text for line in table_for(game, None)["history"].lines]
+    public = [line.text for line in table_for(game, None).history.lines]
     whole = {
         user: client_of(user).get(reverse("game_history", args=[game.pk])).content.decode() for user in (ana, ben, cai)
     }
@@ -105,7 +105,7 @@ def test_a_long_games_page_shows_its_latest_turns_and_links_to_them_all(ana, ben
     whole = client_of(ana).get(link).content.decode()
     assert "The game began with" in whole and "You were dealt: " in whole
     assert whole.count('class="turn-start"') == sum(
-        line.turn for line in history.full(game, "p1", table_for(game, ana)["names"])
+        line.turn for line in history.full(game, "p1", table_for(game, ana).names)
     )
 
 
@@ -165,12 +165,12 @@ def test_an_older_read_of_a_game_gets_its_own_story_and_keeps_the_newer_one_cach
     game = started_game(ana, ben)
     stale = Game.objects.get(pk=game.pk)
     answer(game, ana, "p1", {"act": "income"})
-    newer = table_for(game, ana)["history"]
-    older = table_for(stale, ana)["history"]
+    newer = table_for(game, ana).history
+    older = table_for(stale, ana).history
     assert older.version == stale.version < newer.version == game.version
     assert "Ana took Income." in [line.text for line in newer.lines]
     assert "Ana took Income." not in [line.text for line in older.lines]
-    again = table_for(game, ana)["history"]
+    again = table_for(game, ana).history
     assert (again.version, again.lines) == (newer.version, newer.lines)
 
 
@@ -199,12 +199,12 @@ def test_a_clicks_answer_tells_the_moves_own_events_without_reading_the_log_and_
     for user, player, command in steps:
         answers[player], sql = htmx_answer(game, user, player, command)
         assert not [query for query in sql if "games_event" in query and query.startswith("SELECT")], sql
-    keep = table_for(game, ana)["options"][0]
+    keep = table_for(game, ana).options[0]
     answers["p1"], sql = htmx_answer(game, ana, "p1", keep)
     assert not [query for query in sql if "games_event" in query and query.startswith("SELECT")], sql
     secrets = [
         line.text
-        for line in table_for(game, ana)["history"].lines
+        for line in table_for(game, ana).history.lines
         if line.kind in ("coup.exchange.drew", "coup.exchange.kept")
     ]
     assert len(secrets) == 2 and all(secret in answers["p1"] for secret in secrets)

@@ -89,6 +89,6 @@ def test_the_end_of_a_game_shows_every_hand_face_up_and_the_final_order(client, 
 
 def test_only_a_finished_game_turns_the_hands_face_up(ana, ben, cai):
     game = started_game(ana, ben, cai)
-    view = table_for(game, ben)["view"]
+    view = table_for(game, ben).view
     assert [isinstance(p["hand"], list) for p in view["players"]] == [False, True, False]
     assert isinstance(view["court"], int)

@@ -72,30 +72,16 @@ class CoupTemplates(Templates):
         }
 
     def replay_context(self, game, view, viewer, names) -> dict:
-        """Every seat with its face-down cards shown, the court deck in order, and
-        the action being resolved, in words."""
+        """The live table of the omniscient view, with every seat's face-down cards,
+        the court deck in order, and the action being resolved, in words."""
         awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
-        players = [
-            {
-                "player": entry["name"],
-                "name": names.get(entry["name"], entry["name"]),
-                "you": entry["name"] == viewer,
-                "coins": entry["coins"],
-                "coins_label": coins(entry["coins"]),
-                "hand": list(entry["hand"]),
-                "drawn": list(entry.get("drawn", [])),
-                "revealed": list(entry["revealed"]),
-                "alive": entry["alive"],
-                "faction_name": faction_name(entry["faction"]) if entry.get("faction") else "",
-                "turn": view.get("turn") == entry["name"],
-                "winner": view.get("winner") == entry["name"],
-                "deciding": _deciding(awaiting, entry["name"], viewer),
-            }
-            for entry in view["players"]
-        ]
+        live = self.table_context(view, viewer, names, game, {}, awaiting)
+        for row, entry in zip(live["players"], view["players"], strict=True):
+            row["hand"] = list(entry["hand"])
+            row["drawn"] = list(entry.get("drawn", []))
         ctx = Context(view, viewer, names, game.variants)
         return {
-            "players": players,
+            **{key: live[key] for key in ("players", "court_count", "factions", "reserve")},
             "court": list(view.get("court", [])),
             "aside": list(view.get("aside", [])),
             "pending": pending_summary(view, ctx),

@@ -70,14 +70,16 @@ class KobayakawaTemplates(Templates):
         }
 
     def replay_context(self, game, view, viewer, names) -> dict:
-        """Every seat with its card shown (the game is over), the deck in order."""
+        """The live table of the omniscient view, every seat with its card shown,
+        the deck in order."""
         awaiting = {entry["player"]: entry["decision"] for entry in view.get("awaiting", [])}
-        shown = self.table_context(view, viewer, names, game, {}, awaiting)
-        for row, entry in zip(shown["players"], view["players"], strict=True):
+        live = self.table_context(view, viewer, names, game, {}, awaiting)
+        for row, entry in zip(live["players"], view["players"], strict=True):
             row["card"] = entry["card"]
             row["drawn"] = entry.get("drawn")
-        shown["deck"] = list(view["deck"]) if isinstance(view.get("deck"), list) else []
-        return shown
+        live["me"] = None  # a replay shows every seat alike
+        live["deck"] = list(view["deck"]) if isinstance(view.get("deck"), list) else []
+        return live
 
     def email_context(self, view, viewer, names) -> dict:
         me = next(p for p in view["players"] if p["name"] == viewer)
