@@ -147,7 +147,7 @@ def celery_workers(transactional_db, smtp_server, tmp_path):
     stopped at its end; meanwhile this process queues tasks for them instead of
     running them eagerly."""
     if not os.environ.get("REDIS_URL"):
-        pytest.fail("the worker tests need REDIS_URL (make test sets it)")
+        pytest.fail("the worker tests need REDIS_URL (tests/settings.py sets one unless it is set empty)")
     app.control.purge()
     workers = Workers(smtp_server, tmp_path, app.conf.broker_url)
     eager = app.conf.task_always_eager
