@@ -27,8 +27,6 @@ endif
 # machine turn it on, unless DEBUG is already set in the environment.
 DEV := DEBUG="$${DEBUG-1}"
 
-TEST_DATABASE_URL := postgres://postgres@127.0.0.1:5432/coup
-TEST_REDIS_URL := redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
 # pytest-xdist processes for `make test` (0: none, everything in one process). Each has
 # its own test database, Redis database (REDIS_URL's + its number), SMTP server and
@@ -95,19 +93,18 @@ run: $(VENV)/.installed
 	$(VENV_PY) manage.py runserver 127.0.0.1:$(PORT) & pids="$$pids $$!"; \
 	wait -n
 
-# DATABASE_URL / REDIS_URL from the environment win, even when set to empty.
+# DEBUG, DATABASE_URL and REDIS_URL default as tests/settings.py says; from the
+# environment they win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
 test: chromium $(VENV)/.installed-dev
-	@$(DEV) DATABASE_URL="$${DATABASE_URL-$(TEST_DATABASE_URL)}" \
-	REDIS_URL="$${REDIS_URL-$(TEST_REDIS_URL)}" \
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
+	@$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
 	exit $$status
 
 # No DATABASE_URL or REDIS_URL: these tests touch neither (pytest-django refuses any
 # database access from a test that did not ask for it).
 test-fast: $(VENV)/.installed-dev
-	@$(DEV) DATABASE_URL= REDIS_URL= $(VENV)/bin/pytest -n $(TEST_WORKERS) $(FAST_TESTS) $(PYTEST_ARGS)
+	@DATABASE_URL= REDIS_URL= $(VENV)/bin/pytest -n $(TEST_WORKERS) $(FAST_TESTS) $(PYTEST_ARGS)
 
 $(VENV)/.installed-bench: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[bench]'

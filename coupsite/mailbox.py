@@ -19,10 +19,11 @@ import email.policy
 import mailbox
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Self
 
 from django.conf import settings
 from django.core.mail import InvalidMailer
@@ -82,14 +83,37 @@ def maildir_path() -> Path | None:
 
 
 @dataclass
-class StoredMessage:
-    key: str
-    message: EmailMessage
-    received: datetime
+class ParsedEmail:
+    """An email read back from the bytes that were sent: its subject, and its text
+    and HTML bodies."""
+
+    message: EmailMessage = field(repr=False)
+
+    @classmethod
+    def parse(cls, raw: bytes, /, **fields) -> Self:
+        """``raw`` parsed (with the modern policy: headers as objects, bodies decoded),
+        with the other ``fields`` of ``cls``."""
+        return cls(message=email.message_from_bytes(raw, policy=email.policy.default), **fields)
 
     @property
     def subject(self) -> str:
         return str(self.message.get("Subject", ""))
+
+    @property
+    def text(self) -> str:
+        """The plain-text body ('' if the message has none)."""
+        return body_part(self.message, "plain")
+
+    @property
+    def html(self) -> str:
+        """The HTML body ('' if the message has none)."""
+        return body_part(self.message, "html")
+
+
+@dataclass
+class StoredMessage(ParsedEmail):
+    key: str
+    received: datetime
 
     @property
     def sender(self) -> str:
@@ -103,14 +127,6 @@ class StoredMessage:
     def date(self) -> datetime:
         """The Date header; the delivery time if it has none."""
         return getattr(self.message["Date"], "datetime", None) or self.received
-
-    @property
-    def text(self) -> str:
-        return body_part(self.message, "plain")
-
-    @property
-    def html(self) -> str:
-        return body_part(self.message, "html")
 
     @property
     def headers(self) -> list[tuple[str, str]]:
@@ -131,8 +147,8 @@ def _delivered(box: mailbox.Maildir, key: str) -> float:
 
 
 def _stored(box: mailbox.Maildir, key: str) -> StoredMessage:
-    parsed = email.message_from_bytes(box.get_bytes(key), policy=email.policy.default)
-    return StoredMessage(key=key, message=parsed, received=datetime.fromtimestamp(_delivered(box, key), tz=UTC))
+    received = datetime.fromtimestamp(_delivered(box, key), tz=UTC)
+    return StoredMessage.parse(box.get_bytes(key), key=key, received=received)
 
 
 def stored_messages(path: Path, *, limit: int = 200) -> list[StoredMessage]:

@@ -6,52 +6,34 @@ Used through the ``smtp`` fixture (tests/conftest.py), which also points Django'
 
 from __future__ import annotations
 
-import email
-import email.policy
 import logging
 import re
 import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
 
-from coupsite.mailbox import body_part
-
-SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+from coupsite.env import SMTP_BACKEND
+from coupsite.mailbox import ParsedEmail
 
 URL_RE = re.compile(r"https?://[^\s<>\"')]+")
 
 
 @dataclass
-class CapturedEmail:
-    """One message as the SMTP server received it."""
+class CapturedEmail(ParsedEmail):
+    """One message as the SMTP server received it (``subject``, ``text`` and ``html``
+    read as the local mailbox page reads a stored one)."""
 
     mail_from: str
     rcpt_tos: list[str]
-    message: EmailMessage = field(repr=False)
     raw: bytes = field(repr=False)  # as it crossed the wire, before any parsing
-
-    @property
-    def subject(self) -> str:
-        return str(self.message.get("Subject", ""))
 
     @property
     def to(self) -> list[str]:
         """The envelope recipients, lower-cased (what the server was asked to deliver to)."""
         return [address.lower() for address in self.rcpt_tos]
-
-    @property
-    def text(self) -> str:
-        """The plain-text body ('' if the message has none)."""
-        return body_part(self.message, "plain")
-
-    @property
-    def html(self) -> str:
-        """The HTML body ('' if the message has none)."""
-        return body_part(self.message, "html")
 
     @property
     def links(self) -> list[str]:
@@ -72,8 +54,9 @@ class _Handler:
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
         raw = envelope.original_content or envelope.content
-        message = email.message_from_bytes(raw, policy=email.policy.default)
-        self.mailbox._add(CapturedEmail(envelope.mail_from, list(envelope.rcpt_tos), message, raw))
+        self.mailbox._add(
+            CapturedEmail.parse(raw, mail_from=envelope.mail_from, rcpt_tos=list(envelope.rcpt_tos), raw=raw)
+        )
         return "250 Message accepted for delivery"
 
 

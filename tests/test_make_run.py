@@ -50,7 +50,10 @@ def test_make_run_serves_on_the_port_given_and_site_url_follows_it():
     """...and what the server and its workers write stays in var/ and the SQLite file."""
     before = _untracked()
     port = _free_port()
-    environ = {key: value for key, value in os.environ.items() if key not in ("SITE_URL", "PORT")}
+    # As a developer types it: the site's own settings, not the test run's.
+    environ = {
+        key: value for key, value in os.environ.items() if key not in ("SITE_URL", "PORT", "DJANGO_SETTINGS_MODULE")
+    }
     environ.update(DATABASE_URL="", REDIS_URL="")
     server = subprocess.Popen(
         ["make", "run", f"PORT={port}"],

@@ -9,6 +9,8 @@ alone and one for every other task. ``celery_workers`` starts none: the test
 starts (and stops) the ones it needs.
 """
 
+import base64
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from celery.canvas import Signature
 from django.conf import settings
 from django.db import connection
 
@@ -28,6 +31,18 @@ def database_url() -> str:
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+# `manage.py outbox_relay OPTIONS...` with the pause after a refusal given first, in seconds.
+RELAY_WITH_PAUSE = """
+import sys
+import django
+django.setup()
+from django.core.management import call_command
+from outbox import services
+services.PAUSE_AFTER_REFUSAL = float(sys.argv[1])
+call_command("outbox_relay", *sys.argv[2:])
+"""
 
 
 class Workers:
@@ -81,13 +96,18 @@ class Workers:
         for label, log in logs.items():
             _wait_until_ready(self.running[label], log)
 
-    def start_relay(self, *options: str) -> None:
+    def start_relay(self, *options: str, pause_after_refusal: float | None = None) -> None:
         """The outbox relay process (``manage.py outbox_relay`` with ``options``), as a
         deployment with ``OUTBOX_RELAY_PROCESS`` runs it, once it listens; stopped
-        with the workers."""
+        with the workers. ``pause_after_refusal``: the seconds it leaves the broker
+        alone after a refusal, instead of ``outbox.services.PAUSE_AFTER_REFUSAL``."""
         log = self.folder / "relay.log"
+        if pause_after_refusal is None:
+            command = [sys.executable, "manage.py", "outbox_relay", *options]
+        else:
+            command = [sys.executable, "-c", RELAY_WITH_PAUSE, str(pause_after_refusal), *options]
         self.relay = subprocess.Popen(
-            [sys.executable, "manage.py", "outbox_relay", *options],
+            command,
             cwd=ROOT,
             env={**self.env, "OUTBOX_RELAY_PROCESS": "1"},
             stdout=log.open("w"),
@@ -112,33 +132,78 @@ class Workers:
             self.relay.terminate()
             self.relay.wait(timeout=20)
 
-    def drain(self, timeout: float = 60.0) -> None:
+    def drain(self, *calls: Signature, timeout: float = 60.0) -> None:
         """Wait until every task queued so far, and every task those queued, has
         run: no message waits in the outbox or the broker and no worker holds one,
-        twice in a row."""
+        twice in a row. Given ``calls`` (``task.s(...)``), only those count: wait
+        until none of them waits or is held, whatever else does (a game whose clock
+        runs has a deadline task waiting at every moment)."""
+        wanted = {_call(call.task, call.args, call.kwargs) for call in calls}
         deadline = time.monotonic() + timeout
         quiet = 0
         while quiet < 2:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the workers still had tasks after {timeout} s")
-            quiet = quiet + 1 if self._idle() else 0
+            quiet = quiet + 1 if not self._waiting(wanted) else 0
             time.sleep(0.2)
 
-    def _idle(self) -> bool:
+    def scheduled(self, call: Signature) -> bool:
+        """Whether a worker holds ``call`` (``task.s(...)``) until its time comes (its ETA)."""
+        wanted = _call(call.task, call.args, call.kwargs)
+        replies = self._inspect().scheduled() or {}
+        return any(_request_call(entry["request"]) == wanted for entries in replies.values() for entry in entries)
+
+    def _waiting(self, wanted: set[tuple]) -> bool:
+        """Whether a task call waits in the outbox or the broker or is held by a
+        worker; only those ``wanted`` count, unless it is empty."""
+        return any(call is UNANSWERED or not wanted or call in wanted for call in self._calls())
+
+    def _calls(self):
+        """Each task call waiting in the outbox or the broker or held by a worker (a
+        worker that does not answer is ``UNANSWERED``: it may hold any), looked up
+        as they are asked for, so a question answered by the first costs no more."""
         from outbox.models import Message
 
-        if Message.objects.filter(published_at=None).exists():
-            return False
+        waiting = Message.objects.filter(published_at=None).values_list("task", "args", "kwargs")
+        for message in waiting.iterator():
+            yield _call(*message)
         with app.connection_for_write() as broker:
-            queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.DEADLINE_QUEUE)
-            if any(broker.default_channel.client.llen(queue) for queue in queues):
-                return False
-        names = [self.name(label) for label in self.running]
-        inspect = app.control.inspect(destination=names, timeout=2.0)
-        for held in (inspect.active(), inspect.reserved(), inspect.scheduled()):
-            if held is None or len(held) < len(names) or any(held.values()):
-                return False
-        return True
+            client = broker.default_channel.client
+            for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.DEADLINE_QUEUE):
+                for entry in client.lrange(queue, 0, -1):
+                    yield _broker_call(entry)
+        inspect = self._inspect()
+        for held in (inspect.active, inspect.reserved, inspect.scheduled):
+            replies = held()
+            if replies is None or len(replies) < len(self.running):
+                yield UNANSWERED
+                return
+            for entries in replies.values():
+                for entry in entries:
+                    yield _request_call(entry.get("request", entry))  # a scheduled one is wrapped with its ETA
+
+    def _inspect(self):
+        return app.control.inspect(destination=[self.name(label) for label in self.running], timeout=2.0)
+
+
+UNANSWERED = object()  # stands for the calls a worker that did not answer may hold
+
+
+def _call(task: str, args, kwargs) -> tuple:
+    """A task call, comparable wherever it is found: in the outbox, the broker or a worker."""
+    return task, json.dumps(list(args)), json.dumps(dict(kwargs or {}), sort_keys=True)
+
+
+def _broker_call(entry: bytes) -> tuple:
+    """The call a message waiting in a Redis queue makes (Celery's message protocol 2)."""
+    message = json.loads(entry)
+    args, kwargs, _embed = json.loads(base64.b64decode(message["body"]))
+    return _call(message["headers"]["task"], args, kwargs)
+
+
+def _request_call(request: dict) -> tuple:
+    """The call of a task request a worker reports (``inspect``)."""
+    return _call(request["name"], request["args"], request["kwargs"])
 
 
 @pytest.fixture
@@ -147,7 +212,7 @@ def celery_workers(transactional_db, smtp_server, tmp_path):
     stopped at its end; meanwhile this process queues tasks for them instead of
     running them eagerly."""
     if not os.environ.get("REDIS_URL"):
-        pytest.fail("the worker tests need REDIS_URL (make test sets it)")
+        pytest.fail("the worker tests need REDIS_URL (tests/settings.py sets one unless it is set empty)")
     app.control.purge()
     workers = Workers(smtp_server, tmp_path, app.conf.broker_url)
     eager = app.conf.task_always_eager

@@ -1,7 +1,6 @@
 """The clock: deadlines and reminders with a real Celery worker process, Redis and SMTP; pausing and extra time."""
 
 import threading
-import time
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
 
@@ -134,8 +133,10 @@ def test_a_short_time_control_reminds_once_at_its_moment(players, celery_worker,
     reminder = smtp.wait_for(to="ana@example.com", subject_contains="Reminder", timeout=30)
     assert parsedate_to_datetime(reminder.message["Date"]) <= deadline  # before the clock played for her
     assert tasks.send_reminders() == 0  # the sweep finds it sent
-    wait_for(lambda: fresh(game).version > game.version)
-    time.sleep(1)  # what a second reminder would need to arrive
+    wait_for(lambda: fresh(game).version > game.version)  # her decision passed: its reminder can be claimed no more
+    ana = game.seats.get(user=players[0])
+    # ...and none is on its way: every timed reminder of her decision, and every reminder email to her, has run.
+    celery_worker.drain(tasks.remind_game.s(game.pk, game.version), tasks.send_reminder.s(ana.pk, game.version))
     assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.subject] == [reminder]
 
 

@@ -331,22 +331,28 @@ def test_while_the_broker_is_down_the_relay_process_tries_once_a_pause_not_once_
     private_broker, celery_workers, settings
 ):
     settings.OUTBOX_RELAY_PROCESS = True
-    celery_workers.start_relay("--looks-every", "3600")
+    pause = 2.0  # the relay's pause after a refusal, shorter here than outbox.PAUSE_AFTER_REFUSAL
+    celery_workers.start_relay("--looks-every", "3600", pause_after_refusal=pause)
     private_broker.stop()
 
     def moved(game_id):
         with transaction.atomic():
             outbox.send(tasks.games_advanced.s([[game_id, 0, 1]]))
 
+    before = time.monotonic()
     moved(1)
     wait_for(lambda: Message.objects.filter(attempts=1).exists())  # refused: the pause begins
     moved(2)
     moved(3)
-    time.sleep(1)  # each commit woke the relay: none of them made it try again
-    assert list(Message.objects.order_by("pk").values_list("attempts", flat=True)) == [1, 0, 0]
+    # Each commit woke the relay. Its next try, with the broker still down, comes at
+    # the end of the pause and is one for all three: their calls joined into one, refused.
+    wait_for(lambda: Message.objects.filter(attempts__gt=1).exists(), timeout=pause + 20)
+    assert time.monotonic() - before >= pause
+    assert list(Message.objects.order_by("pk").values_list("attempts", flat=True)) == [2, 1, 1]
 
-    private_broker.start()  # after the pause, the next run hands all three over
-    wait_for(lambda: not Message.objects.exists(), timeout=outbox.PAUSE_AFTER_REFUSAL + 20)
+    private_broker.start()
+    moved(4)  # its wake is taken once the relay's second pause is over: that run hands all four over
+    wait_for(lambda: not Message.objects.exists(), timeout=pause + 20)
 
 
 def test_the_relay_process_that_lost_the_database_connects_and_listens_again(

@@ -76,10 +76,19 @@ def test_a_challenged_player_without_the_card_is_still_asked(table, dealer):
 
 
 def test_every_listed_option_is_accepted(table, dealer):
+    """Each option of Ana's turn is played as the action it names, and her turn is over."""
     state, events = table
-    for option in COUP.options(state, "ana"):
+    options = COUP.options(state, "ana")
+    assert {option["act"] for option in options} == {"income", "foreign_aid", "tax", "exchange", "steal"}
+    for option in options:
         copy = COUP.replay(events)
-        COUP.play(copy, "ana", option, dealer)
+        declared, *_ = COUP.play(copy, "ana", option, dealer)
+        target = {"target": option["target"]} if "target" in option else {}
+        assert (declared.type, declared.data) == (
+            "coup.action.declared",
+            {"player": "ana", "action": option["act"]} | target,
+        )
+        assert ("ana", "turn") not in [decision[:2] for decision in COUP.awaiting(copy)]
 
 
 def test_a_deadline_answers_every_awaited_decision_with_its_default(table, dealer):

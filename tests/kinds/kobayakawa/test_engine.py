@@ -113,14 +113,29 @@ def test_out_of_turn_unknown_and_stale_answers_are_refused(table, dealer):
 
 
 def test_every_listed_option_is_accepted(table, dealer):
+    """Each option Ana is offered is played as the act it names: a flip turns up the
+    deck's top card, a draw asks her to discard, a discard keeps the other card; then
+    it is Ben's turn."""
     state, events = table
     assert KOBAYAKAWA.options(state, "ana") == [{"act": "draw"}, {"act": "flip"}]
     assert KOBAYAKAWA.options(state, "ben") == []
+    flipped = KOBAYAKAWA.load(KOBAYAKAWA.dump(state))
+    played = KOBAYAKAWA.play(flipped, "ana", {"act": "flip"}, ScriptedDealer())
+    assert (played[0].type, played[0].data) == ("kobayakawa.card.flipped", {"player": "ana", "card": 11})
+    assert flipped.pile == [7, 11] and awaited(flipped) == [("ben", "turn")]
     KOBAYAKAWA.play(state, "ana", {"act": "draw"}, dealer)
+    assert awaited(state) == [("ana", "discard")]
     assert KOBAYAKAWA.options(state, "ana") == [{"act": "discard", "card": 5}, {"act": "discard", "card": 11}]
-    for option in KOBAYAKAWA.options(state, "ana"):
+    for option, kept in zip(KOBAYAKAWA.options(state, "ana"), (11, 5), strict=True):
         copy = KOBAYAKAWA.load(KOBAYAKAWA.dump(state))
-        KOBAYAKAWA.play(copy, "ana", option, ScriptedDealer())
+        played = KOBAYAKAWA.play(copy, "ana", option, ScriptedDealer())
+        assert (played[0].type, played[0].data) == (
+            "kobayakawa.card.discarded",
+            {"player": "ana", "card": option["card"]},
+        )
+        ana = copy.by_name["ana"]
+        assert (ana.card, ana.drawn, ana.discards) == (kept, None, [option["card"]])
+        assert awaited(copy) == [("ben", "turn")]
 
 
 def test_deadline_defaults_flip_discard_the_drawn_card_and_pass(table, dealer):

@@ -1,14 +1,20 @@
-"""The platform's modules import one another one way: no cycle (services never
-import the tasks that call them; they queue tasks by name), counting imports
-made inside functions too, so a cycle cannot hide behind a lazy import."""
+"""The project's layers, as its modules' imports show them.
+
+The platform's modules import one another one way: no cycle (services never
+import the tasks that call them; they queue tasks by name). Imports made inside
+functions count too, so neither a cycle nor a forbidden import can hide behind a
+lazy import. A rule between two layers is one test: ``imports_between(importers,
+imported)`` lists what breaks it.
+"""
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
 from celery import current_app
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "accounts", "outbox", "coupsite")
 
 
@@ -37,10 +43,33 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     return {module for module in found if module in modules and module != name}
 
 
+@cache
 def project_graph() -> dict[str, set[str]]:
+    """Each module of the project's packages (migrations aside) → the project modules it imports."""
     paths = [p for package in PACKAGES for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
     modules = {module_name(path) for path in paths}
     return {module_name(path): imports_of(path, modules) for path in paths}
+
+
+def in_layer(module: str, layer: str) -> bool:
+    """Whether ``module`` is the module or package ``layer`` or inside it."""
+    return module == layer or module.startswith(f"{layer}.")
+
+
+def imports_between(importers: str, imported: str) -> list[str]:
+    """Every import of a module of the layer ``imported`` by a module of the layer
+    ``importers`` (each a module or package name), as ``"importer -> imported"``.
+    A layer with no module fails: a rule about nothing would always hold."""
+    graph = project_graph()
+    for layer in (importers, imported):
+        assert any(in_layer(module, layer) for module in graph), f"no module of the project is in {layer}"
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if in_layer(module, importers)
+        for target in targets
+        if in_layer(target, imported)
+    )
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str]:
@@ -74,10 +103,14 @@ def test_the_cycle_finder_finds_one():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
+def test_a_rule_between_layers_names_each_import_that_breaks_it():
+    assert "games.tasks -> games.services.play" in imports_between("games.tasks", "games.services")
+    with pytest.raises(AssertionError, match="no module of the project is in games.nowhere"):
+        imports_between("games.nowhere", "games.tasks")
+
+
 def test_the_services_never_import_the_tasks():
-    graph = project_graph()
-    services = [module for module in graph if module.startswith("games.services")]
-    assert services and all("games.tasks" not in graph[module] for module in services)
+    assert imports_between("games.services", "games.tasks") == []
 
 
 @pytest.mark.parametrize("task", __import__("games.services.notifications", fromlist=["TASKS"]).TASKS)
