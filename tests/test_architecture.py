@@ -3,8 +3,9 @@
 The platform's modules import one another one way: no cycle (services never
 import the tasks that call them; they queue tasks by name). Imports made inside
 functions count too, so neither a cycle nor a forbidden import can hide behind a
-lazy import. A rule between two layers is one test: ``imports_between(importers,
-imported)`` lists what breaks it.
+lazy import; only those under ``if TYPE_CHECKING:`` do not, as they are never
+made (they name a type for a checker). A rule between two layers is one test:
+``imports_between(importers, imported)`` lists what breaks it.
 """
 
 import ast
@@ -29,7 +30,7 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in made_imports(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -41,6 +42,22 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
             found.add(base)
             found |= {f"{base}.{alias.name}" for alias in node.names}
     return {module for module in found if module in modules and module != name}
+
+
+def made_imports(tree: ast.AST):
+    """The import statements of ``tree`` that run: all but those under ``if TYPE_CHECKING:``."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            yield from (child for orelse in node.orelse for child in made_imports_in(orelse))
+            continue
+        yield from made_imports_in(node)
+
+
+def made_imports_in(node: ast.AST):
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        yield node
+    else:
+        yield from made_imports(node)
 
 
 @cache
@@ -101,6 +118,15 @@ def test_the_platform_modules_import_one_another_without_a_cycle():
 
 def test_the_cycle_finder_finds_one():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_an_import_for_a_type_checker_alone_is_not_made_and_a_lazy_one_is():
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\nelse:\n    import b\n"
+        "def f():\n    import c\n"
+    )
+    made = [node.module if isinstance(node, ast.ImportFrom) else node.names[0].name for node in made_imports(tree)]
+    assert made == ["typing", "b", "c"]
 
 
 def test_a_rule_between_layers_names_each_import_that_breaks_it():
