@@ -215,9 +215,7 @@ def game_start(*, game: Game, by) -> Game:
                 options=game.options,
             )
         )
-        state = engine.new_state()
-        for event in events:
-            engine.apply(state, event)
+        state = engine.replay(events)
         for seat in seats:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
