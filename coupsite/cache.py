@@ -1,11 +1,9 @@
 """The Redis cache: Django's own, keeping its client objects.
 
-Django's Redis client builds a new ``redis.Redis`` for every operation, and
-building one costs more than a GET of a small value from a local server (each
-fills its table of some 170 response callbacks): a page's history entry was read
-and written through two of them. Here each process keeps one per connection
-pool; a ``redis.Redis`` is safe to share between threads, each command taking a
-connection of the pool (which starts afresh in a forked process).
+Django's Redis client builds a new ``redis.Redis`` for every operation, which
+costs more than a small GET from a local server. Here each process keeps one per
+connection pool; a ``redis.Redis`` is safe to share between threads, each command
+taking a connection of the pool (which starts afresh in a forked process).
 """
 
 from django.core.cache.backends import redis

@@ -1,18 +1,11 @@
-"""Rows of one model written with SQL built once from the model, not compiled
-again by the ORM for every statement: the writes every move and every sweep make.
+"""Rows of one model written with SQL built once per model and set of columns: the
+writes of every move and of the deadline sweep, which the ORM would compile again
+for each statement (and its ``bulk_update`` writes a ``CASE`` per row and column).
 
-``rows_update``: the deadline sweep moves a chunk of games at once, and each
-game's new version, snapshot and clock differ: an ``UPDATE`` per game made the
-sweep wait on a round trip per game, and Django's ``bulk_update`` builds a
-``CASE`` per column and row, which costs more than the statements it saves. On
-PostgreSQL the rows' values go as one array per column, unnested against the
-primary keys, so one statement writes a whole chunk. A single row (a player's
-move) goes as plain values, which psycopg quotes faster than arrays.
-
-``rows_insert``: a move's events and its outbox message, one ``INSERT`` each.
-
-Like ``QuerySet.update`` and ``bulk_create``, neither sends ``pre_save`` or
-``post_save`` signals. Other databases (the embedded SQLite) take the ORM's way.
+On PostgreSQL many rows go in one statement as one array per column (``unnest``), a
+single row as plain values, cheaper than arrays of one. Like ``QuerySet.update`` and
+``bulk_create``, neither function sends ``pre_save`` or ``post_save`` signals; other
+databases (the embedded SQLite) take the ORM's way.
 """
 
 from functools import cache
@@ -34,12 +27,32 @@ def rows_update(rows: list, fields: tuple) -> None:
     concrete = _fields(model, tuple(fields))
     values = [[field.get_db_prep_save(getattr(row, field.attname), connection) for field in concrete] for row in rows]
     with connection.cursor() as cursor:
-        _execute(cursor, values, _update_sql(model, tuple(fields), arrays=len(rows) > 1))
+        _execute_for_rows(cursor, _update_sql(model, tuple(fields), arrays=len(rows) > 1), values)
 
 
-def _execute(cursor, values: list, sql: str) -> None:
-    """Run ``sql`` with one row's ``values`` as they are, or with many rows'
-    values as one list per column (the arrays ``unnest`` takes)."""
+def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
+    """Insert ``rows``, new instances of one model, in one statement; with
+    ``returning_pk`` each instance gets its primary key, as ``save`` gives it."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        for row in rows:
+            row.save(force_insert=True)
+        return
+    model = type(rows[0])
+    fields = _inserted_fields(model)
+    values = [[field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields] for row in rows]
+    with connection.cursor() as cursor:
+        _execute_for_rows(cursor, _insert_sql(model, returning_pk, arrays=len(rows) > 1), values)
+        if returning_pk:
+            for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+                row.pk = pk
+                row._state.adding, row._state.db = False, connection.alias
+
+
+def _execute_for_rows(cursor, sql: str, values: list) -> None:
+    """Run ``sql`` with the ``values`` of each row (a list per row): a single row's
+    as they are, many rows' as one list per column, the arrays ``unnest`` takes."""
     cursor.execute(sql, values[0] if len(values) == 1 else [list(column) for column in zip(*values, strict=True)])
 
 
@@ -64,27 +77,6 @@ def _update_sql(model, fields: tuple, *, arrays: bool) -> str:
         f"UPDATE {table} SET {assignments} FROM unnest({arrays_sql}) AS new ({names}) "
         f"WHERE {table}.{quote(pk.column)} = new.{quote(pk.column)}"
     )
-
-
-def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
-    """Insert ``rows``, new instances of one model, in one statement (many rows
-    as arrays, as ``rows_update`` writes them); with ``returning_pk`` each
-    instance gets its primary key, as ``save`` gives it."""
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        for row in rows:
-            row.save(force_insert=True)
-        return
-    model = type(rows[0])
-    fields = _inserted_fields(model)
-    values = [[field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields] for row in rows]
-    with connection.cursor() as cursor:
-        _execute(cursor, values, _insert_sql(model, returning_pk, arrays=len(rows) > 1))
-        if returning_pk:
-            for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
-                row.pk = pk
-                row._state.adding, row._state.db = False, connection.alias
 
 
 @cache

@@ -1,21 +1,19 @@
-"""The history of a game as one viewer reads it: its latest turns, told once and
-then continued event by event.
+"""The history of a game as one viewer reads it: its latest turns, continued event
+by event from a cached story, so that a page or an email costs the same however
+long the game.
 
-Telling a whole log again on every page, partial and email made each of them
-cost more the longer the game. Here the cache (Redis, or the process's memory in
-the embedded default) keeps, for each game, viewer, language and set of player
-names, what the game's tellers had told so far: the story object (the state a
-kind's tellers keep to word the next event), the number of events told, and the
-lines of the latest turns. A request reads only the events appended since, tells
-them with that same story, and keeps the latest turns: its cost no longer grows
-with the log. The lines are exactly those of a full retelling
+The cache (Redis, or the process's memory in the embedded default) keeps, for each
+game, viewer, language and set of player names, a ``History``: the story object
+(what a kind's tellers keep to word the next event), the number of events told, and
+the lines of the latest turns. A request tells only the events appended since, with
+that same story; the lines are exactly those of a full retelling
 (``tests/kinds/test_history_window.py`` checks it on whole games of every kind).
 
 Beside the stories, the cache keeps each game's latest events (``Tail``), read in
-the same round trip as a story: a story a few moves behind is continued from them,
-and a move's answer adds the events it appended, so a click reads nothing back
-from the log. Stored events never change, so any run of them is exact wherever
-it was read; one too short is simply read from the log again.
+the same round trip as the stories: a story a few moves behind is continued from
+them, and a move's answer adds the events it appended, so that neither a poll after
+another player's move nor a click reads the log. Stored events never change, so any
+run of them is exact wherever it was read; one too short is read from the log again.
 
 Hidden information: an entry is keyed by its viewer, and a seated viewer's story
 is told from the events as that viewer may see them, so nobody is ever given

@@ -72,10 +72,9 @@ KEY_HELD_AT_MOST = timedelta(hours=1)
 HANDING_LEASE = timedelta(minutes=1)
 # The relay process: the PostgreSQL channel a commit that writes a message notifies
 # (outbox/migrations/0003_relay_notified.py); how long it waits after a wake so
-# that the commits of a burst are handed over together (nobody notices a fifth of a
-# second on an email, and under load a run then carries some thirty moves: at a
-# twentieth, each move's share of the relay's run cost three times as much); and
-# how long it waits without one before it looks anyway (a wake missed while it was
+# that the commits of a burst are handed over together, in one run whose cost the
+# burst's moves share (nobody notices a fifth of a second on an email); and how
+# long it waits without one before it looks anyway (a wake missed while it was
 # busy, or SQLite, which has no NOTIFY).
 RELAY_CHANNEL = "outbox_message"
 RELAY_GATHERS = 0.2

@@ -219,9 +219,7 @@ def game_start(*, game: Game, by) -> Game:
                 options=game.options,
             )
         )
-        state = rules.new_state()
-        for event in events:
-            rules.apply(state, event)
+        state = rules.replay(events)
         for seat in seats:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE

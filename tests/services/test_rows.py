@@ -1,4 +1,4 @@
-"""Rows written with SQL built once from their model (``coupsite.rows``)."""
+"""Rows written with SQL built once per model and set of columns (``coupsite.rows``)."""
 
 from datetime import timedelta
 
@@ -54,8 +54,10 @@ def test_a_single_row_is_written_alone(db):
     game, other = (Game.objects.get(pk=pk) for pk in expired_copies(started_game(ana, ben), 2))
     game.version, game.snapshot, game.paused_remaining = 7, {"coins": [2, 3]}, timedelta(seconds=90)
 
-    rows_update([game], ("version", "snapshot", "paused_remaining"))
+    with CaptureQueriesContext(connection) as queries:
+        rows_update([game], ("version", "snapshot", "paused_remaining"))
 
+    assert len(queries.captured_queries) == 1
     stored = Game.objects.get(pk=game.pk)
     assert (stored.version, stored.snapshot, stored.paused_remaining) == (7, {"coins": [2, 3]}, timedelta(seconds=90))
     assert Game.objects.get(pk=other.pk).version == other.version

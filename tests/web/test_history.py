@@ -115,6 +115,16 @@ def test_a_short_games_page_has_no_link_to_earlier_turns(ana, ben):
     assert "The game began with" in page and "Earlier turns" not in page
 
 
+def test_a_name_in_the_history_is_shown_as_text_never_as_markup(ben):
+    mal = make_player('<b title="x">Mal & Co</b>')
+    game = started_game(mal, ben)
+    answer(game, mal, "p1", {"act": "income"})
+    escaped = "&lt;b title=&quot;x&quot;&gt;Mal &amp; Co&lt;/b&gt; took Income."
+    for html in (page_of(ben, game), client_of(ben).get(reverse("game_history", args=[game.pk])).content.decode()):
+        assert escaped in history_shown(html)
+        assert '<b title="x">' not in html
+
+
 def test_a_decision_email_does_not_tell_its_reader_their_own_move(
     ana, ben, cai, smtp, django_capture_on_commit_callbacks
 ):
