@@ -1,9 +1,9 @@
 """Coup's answers written in a reply: "allow", "block duke", "steal ana", "keep duke captain".
 
 ``read_reply`` sorts the words of a line into acts, cards and players, and finds
-the one legal option they name (``games/inbound.py`` does the rest: whose reply
-it is, the first line, playing it, explaining a refusal); ``reply_word`` writes
-an option as a reply would.
+the one legal option they name (``games/mail/inbound.py`` does the rest: whose
+reply it is, the first line, playing it, explaining a refusal); ``reply_word``
+writes an option as a reply would.
 """
 
 import re
