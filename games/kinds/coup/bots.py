@@ -13,25 +13,11 @@ from collections import Counter
 
 from games.bots.knowledge import HIDDEN, bring_to_top, forget, make_known
 from games.bots.players import Playouts
-from games.kinds.coup.engine.cards import (
-    AMBASSADOR,
-    ASSASSIN,
-    CAPTAIN,
-    CONTESSA,
-    DUKE,
-    INQUISITOR,
-    LAWYER,
-    PATRON,
-    characters_in_play,
-    copies_per_character,
-    deck_for,
-)
+from games.kinds.coup.engine.cards import deck_for
+from games.kinds.coup.engine.characters import CAPTAIN, CHARACTERS, LAWYER
 from games.kinds.coup.engine.rules import challenged_claim
 from games.kinds.coup.engine.state import APPLY
 
-# How much a card is worth keeping, for the easy player's choices of what to
-# keep, lose or show (ties broken by the deck's order).
-WORTH = {DUKE: 5, PATRON: 5, ASSASSIN: 4, CAPTAIN: 4, CONTESSA: 3, LAWYER: 3, INQUISITOR: 3, AMBASSADOR: 2}
 BLUFF_CHANCE = 0.1  # how often the easy player claims a character it does not hold, when it has nothing better
 DOUBT_CHANCE = 0.5  # how often it challenges a claim that hurts it when only one copy can still be hidden
 # How often it steals when it holds the Captain: not always, or two Captains
@@ -59,16 +45,10 @@ class CoupTracker:
         secret = fields
         player = state.by_name.get(fields.get("player"))
         if type == "coup.game.started":
-            variants = fields["variants"]
-            players = len(fields["players"])
-            if "two_player_draft" in variants:
-                self.deck = sorted(list(characters_in_play(variants)) * 3)
-            else:
-                self.deck = deck_for(variants, players)
+            self.deck = deck_for(fields["variants"], len(fields["players"]))
             self.claims = {name: set() for name in fields["players"]}
         elif type == "coup.hand.dealt" and "cards" not in fields:
-            dealt = len(characters_in_play(state.variants)) if "two_player_draft" in state.variants else 2
-            secret = {"cards": [HIDDEN] * dealt}
+            secret = {"cards": [HIDDEN] * state.rulebook.deal_size}
         elif type == "coup.court.shuffled":
             if not self.dealt:
                 self.dealt = True
@@ -119,7 +99,7 @@ class CoupTracker:
         elif type == "coup.hand.revealed":
             state.by_name[fields["player"]].hand = sorted(fields["cards"])
         elif type == "coup.action.declared":
-            claim = state.table.claims.get(fields["action"])
+            claim = state.rulebook.claims.get(fields["action"])
             if claim is not None:
                 self.claims[player.name].add(claim)
         elif type == "coup.blocked":
@@ -199,7 +179,9 @@ def easy_answer(state, name: str, options: list[dict], rng) -> dict:
 
 
 def _worth(card) -> int:
-    return WORTH.get(card, 0)
+    """How much the easy player values keeping ``card`` (its record's ``worth``)."""
+    character = CHARACTERS.get(card)
+    return character.worth if character is not None else 0
 
 
 def _strength(p) -> tuple:
@@ -213,7 +195,7 @@ def _aimed(state, me, options, rng):
     target = max(options, key=lambda o: _strength(state.by_name[o["target"]]))["target"]
     if "name" not in options[0]:
         return next(o for o in options if o["target"] == target)
-    characters = state.table.characters
+    characters = state.rulebook.characters
     unseen = [_copies(state) - _visible(state, me, c) for c in characters]
     guess = rng.choices(characters, weights=unseen)[0] if any(unseen) else rng.choice(characters)
     return next(o for o in options if o["target"] == target and o["name"] == guess)
@@ -225,14 +207,14 @@ def _visible(state, me, card) -> int:
 
 
 def _copies(state) -> int:
-    return 3 if "two_player_draft" in state.variants else copies_per_character(len(state.players))
+    return state.rulebook.copies(len(state.players))
 
 
 def _turn(state, me, options, rng):
     by_act: dict[str, list] = {}
     for option in options:
         by_act.setdefault(option["act"], []).append(option)
-    claims = state.table.claims
+    claims = state.rulebook.claims
     hand = me.hand
     if "coup" in by_act:
         return _aimed(state, me, by_act["coup"], rng)
@@ -245,13 +227,13 @@ def _turn(state, me, options, rng):
                 if act == "patronage"
                 else by_act[act][0]
             )
-    if "steal" in by_act and CAPTAIN in hand and rng.random() < STEAL_CHANCE:
+    if "steal" in by_act and claims["steal"] in hand and rng.random() < STEAL_CHANCE:
         richest = max(by_act["steal"], key=lambda o: o["coins"])
         if richest["coins"]:
             return richest
     if "exchange" in by_act and claims["exchange"] in hand and rng.random() < EXCHANGE_CHANCE:
         return by_act["exchange"][0]
-    if "embezzle" in by_act and state.reserve >= 2 and state.table.embezzle_forbidden not in hand:
+    if "embezzle" in by_act and state.reserve >= 2 and state.rulebook.disclaims["embezzle"] not in hand:
         return by_act["embezzle"][0]
     if rng.random() < BLUFF_CHANCE:
         bluffs = by_act.get("tax", []) + [o for o in by_act.get("steal", []) if o["coins"]]
@@ -270,7 +252,7 @@ def _respond(state, me, options, rng):
             return challenge
         return options[0]
     action = state.action
-    claim = action.block_card if action.blocker is not None else state.table.claims.get(action.kind)
+    claim = action.block_card if action.blocker is not None else state.rulebook.claims.get(action.kind)
     if challenge is not None and claim is not None:
         visible = _visible(state, me, claim)
         if visible >= _copies(state):
@@ -303,7 +285,7 @@ def _keep(state, me, options, rng):
 
 
 def _examine(state, me, options, rng):
-    force = _worth(state.action.shown) >= WORTH[CAPTAIN]
+    force = _worth(state.action.shown) >= _worth(CAPTAIN)
     return next(o for o in options if o["act"] == ("force_exchange" if force else "give_back"))
 
 

@@ -5,7 +5,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.kinds.coup.engine.cards import CHARACTERS, LOYALIST, REFORMIST
+from games.kinds.coup.engine.cards import LOYALIST, REFORMIST
+from games.kinds.coup.engine.characters import CHARACTERS
 from games.kinds.coup.models import CoupPreferences, preferences_of
 from games.kinds.coup.words.names import card_name
 
