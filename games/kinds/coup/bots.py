@@ -31,7 +31,10 @@ CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is t
 
 
 class CoupTracker:
-    """Folds a Coup game's events as one seat sees them (``knowledge.py``)."""
+    """Folds a Coup game's events as one seat sees them (``knowledge.py``): what
+    the seat makes of each event (``SEEN``: the secret part it may apply, with a
+    ``HIDDEN`` card for each card it did not see), then the engine's own fold
+    (``APPLY``)."""
 
     def __init__(self):
         self.deck: list[str] = []
@@ -42,74 +45,10 @@ class CoupTracker:
 
     def fold(self, knowledge, type: str, fields: dict) -> None:
         state = knowledge.state
-        secret = fields
-        player = state.by_name.get(fields.get("player"))
-        if type == "coup.game.started":
-            self.deck = deck_for(fields["variants"], len(fields["players"]))
-            self.claims = {name: set() for name in fields["players"]}
-        elif type == "coup.hand.dealt" and "cards" not in fields:
-            secret = {"cards": [HIDDEN] * state.rulebook.deal_size}
-        elif type == "coup.court.shuffled":
-            if not self.dealt:
-                self.dealt = True
-                held = sum(len(p.hand) for p in state.players)
-                secret = {"court": [HIDDEN] * (len(self.deck) - held)}
-            else:
-                secret = {"court": list(state.court)}  # the same cards, in an order nobody knows
-        elif type == "coup.draft.kept" and "card" not in fields:
-            secret = {"card": HIDDEN, "aside": [HIDDEN] * (len(player.hand) - 1)}
-        elif type == "coup.card.drawn":
-            if "card" in fields:
-                bring_to_top(state.court, [fields["card"]])
-            else:
-                state.court = forget(state.court)
-                secret = {"card": HIDDEN}
-        elif type == "coup.exchange.drew":
-            if "cards" in fields:
-                bring_to_top(state.court, fields["cards"])
-            else:
-                state.court = forget(state.court)
-                secret = {"cards": [HIDDEN] * fields["count"]}
-        elif type == "coup.exchange.kept":
-            self.claims[player.name].clear()
-            if "kept" not in fields:
-                secret = {"kept": [HIDDEN] * len(player.hand), "returned": [HIDDEN] * len(player.drawn)}
-        elif type == "coup.card.returned":
-            if "card" in fields:
-                make_known(player.hand, fields["card"])
-            else:
-                secret = {"card": HIDDEN}
-        elif type == "coup.card.shown":
-            if "card" in fields:
-                make_known(player.hand, fields["card"])
-            else:
-                secret = {"card": HIDDEN}
-        elif type == "coup.influence.lost":
-            make_known(player.hand, fields["card"])
-            self.claims[player.name].discard(fields["card"])
-        elif type == "coup.claim.proved":
-            known = list(player.hand)
-            for card in fields["cards"]:
-                make_known(known, card)
-                known.remove(card)
-            player.hand = sorted(fields["cards"] + known)
-            self.claims[player.name].difference_update(fields["cards"])
-        elif type == "coup.claim.conceded":
-            self.claims[player.name].discard(challenged_claim(state))
-        elif type == "coup.hand.revealed":
-            state.by_name[fields["player"]].hand = sorted(fields["cards"])
-        elif type == "coup.action.declared":
-            claim = state.rulebook.claims.get(fields["action"])
-            if claim is not None:
-                self.claims[player.name].add(claim)
-        elif type == "coup.blocked":
-            self.claims[player.name].add(fields["card"])
-        elif type == "coup.inheritance.claimed":
-            self.claims[player.name].add(LAWYER)
-        elif type == "coup.standing.set" and "prove" not in fields:
-            state.seq += 1  # another player's standing answers: private to them
-            return
-        APPLY[type](state, fields, secret)
+        seen = SEEN.get(type)
+        secret = fields if seen is None else seen(self, state, fields)
+        if secret is not None:
+            APPLY[type](state, fields, secret)
         state.seq += 1
 
     # ---- sampling --------------------------------------------------------------------
@@ -162,6 +101,137 @@ class CoupTracker:
             if rng.random() < odds:
                 break
         return dealt
+
+
+# ---- what a seat makes of each event: tracker, state, the fields the seat sees →
+# the secret part to apply (None: nothing to apply) --------------------------------
+
+
+def _game_started(tracker, state, fields):
+    tracker.deck = deck_for(fields["variants"], len(fields["players"]))
+    tracker.claims = {name: set() for name in fields["players"]}
+    return fields
+
+
+def _hand_dealt(tracker, state, fields):
+    if "cards" in fields:
+        return fields
+    return {"cards": [HIDDEN] * state.rulebook.deal_size}
+
+
+def _court_shuffled(tracker, state, fields):
+    if tracker.dealt:
+        return {"court": list(state.court)}  # the same cards, in an order nobody knows
+    tracker.dealt = True
+    held = sum(len(p.hand) for p in state.players)
+    return {"court": [HIDDEN] * (len(tracker.deck) - held)}
+
+
+def _draft_kept(tracker, state, fields):
+    if "card" in fields:
+        return fields
+    return {"card": HIDDEN, "aside": [HIDDEN] * (len(state.by_name[fields["player"]].hand) - 1)}
+
+
+def _card_drawn(tracker, state, fields):
+    if "card" in fields:
+        bring_to_top(state.court, [fields["card"]])
+        return fields
+    state.court = forget(state.court)
+    return {"card": HIDDEN}
+
+
+def _exchange_drew(tracker, state, fields):
+    if "cards" in fields:
+        bring_to_top(state.court, fields["cards"])
+        return fields
+    state.court = forget(state.court)
+    return {"cards": [HIDDEN] * fields["count"]}
+
+
+def _exchange_kept(tracker, state, fields):
+    player = state.by_name[fields["player"]]
+    tracker.claims[player.name].clear()
+    if "kept" in fields:
+        return fields
+    return {"kept": [HIDDEN] * len(player.hand), "returned": [HIDDEN] * len(player.drawn)}
+
+
+def _card_seen(tracker, state, fields):
+    """A card returned to the court or shown in an examination: known once seen."""
+    if "card" not in fields:
+        return {"card": HIDDEN}
+    make_known(state.by_name[fields["player"]].hand, fields["card"])
+    return fields
+
+
+def _influence_lost(tracker, state, fields):
+    make_known(state.by_name[fields["player"]].hand, fields["card"])
+    tracker.claims[fields["player"]].discard(fields["card"])
+    return fields
+
+
+def _claim_proved(tracker, state, fields):
+    player = state.by_name[fields["player"]]
+    known = list(player.hand)
+    for card in fields["cards"]:
+        make_known(known, card)
+        known.remove(card)
+    player.hand = sorted(fields["cards"] + known)
+    tracker.claims[player.name].difference_update(fields["cards"])
+    return fields
+
+
+def _claim_conceded(tracker, state, fields):
+    tracker.claims[fields["player"]].discard(challenged_claim(state))
+    return fields
+
+
+def _hand_revealed(tracker, state, fields):
+    state.by_name[fields["player"]].hand = sorted(fields["cards"])
+    return fields
+
+
+def _action_declared(tracker, state, fields):
+    claim = state.rulebook.claims.get(fields["action"])
+    if claim is not None:
+        tracker.claims[fields["player"]].add(claim)
+    return fields
+
+
+def _blocked(tracker, state, fields):
+    tracker.claims[fields["player"]].add(fields["card"])
+    return fields
+
+
+def _inheritance_claimed(tracker, state, fields):
+    tracker.claims[fields["player"]].add(LAWYER)
+    return fields
+
+
+def _standing_set(tracker, state, fields):
+    return fields if "prove" in fields else None  # another player's standing answers: private to them
+
+
+SEEN = {
+    "coup.game.started": _game_started,
+    "coup.hand.dealt": _hand_dealt,
+    "coup.court.shuffled": _court_shuffled,
+    "coup.draft.kept": _draft_kept,
+    "coup.card.drawn": _card_drawn,
+    "coup.exchange.drew": _exchange_drew,
+    "coup.exchange.kept": _exchange_kept,
+    "coup.card.returned": _card_seen,
+    "coup.card.shown": _card_seen,
+    "coup.influence.lost": _influence_lost,
+    "coup.claim.proved": _claim_proved,
+    "coup.claim.conceded": _claim_conceded,
+    "coup.hand.revealed": _hand_revealed,
+    "coup.action.declared": _action_declared,
+    "coup.blocked": _blocked,
+    "coup.inheritance.claimed": _inheritance_claimed,
+    "coup.standing.set": _standing_set,
+}
 
 
 Tracker = CoupTracker
