@@ -7,11 +7,17 @@ action, whichever variant brings that character in; the rulebook
 (``cards.Rulebook``) keeps those of the deck in play. The words are English
 templates marked for translation (``_`` is the engine's ``gettext_noop``; the
 name and the reply word are kept under a context, ``pgettext_noop``);
-``words/`` translates them at call time and fills their placeholders: a label's
-``%(player)s`` is the target (the reader is the actor), a sentence's is the
-actor and ``%(target)s`` the target; ``%(claim)s`` says "claims <card>",
-``%(card)s`` is a named, disclaimed or blocking character, ``%(coins)s`` the
-coins the answer moves.
+``words/`` translates them at call time and fills their placeholders:
+
+- a button's (``label``, ``words/decisions.py``): ``%(player)s`` the target (the
+  reader is the actor), ``%(claim)s`` "claims <character>", ``%(card)s`` the
+  character named, disclaimed or first to block, ``%(coins)s`` the coins the
+  option takes or pays;
+- a pending action's (``unopposed``, idem) and the history's (``told``,
+  ``words/history.py``): ``%(player)s`` the actor, ``%(target)s`` the target or
+  beneficiary, ``%(coins)s`` the coins it takes or pays; ``%(card)s`` the
+  character named (pending) or claimed or disclaimed (history, where
+  ``%(named)s`` is the one named).
 """
 
 from dataclasses import KW_ONLY, dataclass
