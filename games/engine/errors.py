@@ -1,13 +1,23 @@
-"""The one error type the engine raises for a command the rules forbid.
+"""The one error type the engine raises for a command the rules forbid, and the
+marks that put the engine's text into the translation catalogues.
 
-Messages are written for players. Each message template is marked with
-``gettext_noop`` so the web layer can extract and translate it; the engine itself
-imports nothing from Django.
+Messages are written for players. Each message template, and every other string
+of the engine that a player reads (a card's name, an action's words), is marked
+with ``gettext_noop`` (or ``pgettext_noop``, when the catalogue keeps it under a
+context) so the web layer can extract and translate it; the engine itself imports
+nothing from Django.
 """
 
 
 def gettext_noop(message: str) -> str:
     """Mark a string for translation catalogues without translating it here."""
+    return message
+
+
+def pgettext_noop(context: str, message: str) -> str:
+    """Mark a string for translation catalogues under ``context`` without
+    translating it here: whoever translates it passes the same context to
+    ``pgettext`` (``makemessages`` extracts it as ``pgettext_noop:1c,2``)."""
     return message
 
 

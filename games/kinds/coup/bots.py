@@ -13,25 +13,11 @@ from collections import Counter
 
 from games.bots.knowledge import HIDDEN, bring_to_top, forget, make_known
 from games.bots.players import Playouts
-from games.kinds.coup.engine.cards import (
-    AMBASSADOR,
-    ASSASSIN,
-    CAPTAIN,
-    CONTESSA,
-    DUKE,
-    INQUISITOR,
-    LAWYER,
-    PATRON,
-    characters_in_play,
-    copies_per_character,
-    deck_for,
-)
+from games.kinds.coup.engine.cards import deck_for
+from games.kinds.coup.engine.characters import CAPTAIN, CHARACTERS, LAWYER
 from games.kinds.coup.engine.rules import challenged_claim
 from games.kinds.coup.engine.state import APPLY
 
-# How much a card is worth keeping, for the easy player's choices of what to
-# keep, lose or show (ties broken by the deck's order).
-WORTH = {DUKE: 5, PATRON: 5, ASSASSIN: 4, CAPTAIN: 4, CONTESSA: 3, LAWYER: 3, INQUISITOR: 3, AMBASSADOR: 2}
 BLUFF_CHANCE = 0.1  # how often the easy player claims a character it does not hold, when it has nothing better
 DOUBT_CHANCE = 0.5  # how often it challenges a claim that hurts it when only one copy can still be hidden
 # How often it steals when it holds the Captain: not always, or two Captains
@@ -45,7 +31,10 @@ CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is t
 
 
 class CoupTracker:
-    """Folds a Coup game's events as one seat sees them (``knowledge.py``)."""
+    """Folds a Coup game's events as one seat sees them (``knowledge.py``): what
+    the seat makes of each event (``SEEN``: the secret part it may apply, with a
+    ``HIDDEN`` card for each card it did not see), then the engine's own fold
+    (``APPLY``)."""
 
     def __init__(self):
         self.deck: list[str] = []
@@ -56,80 +45,10 @@ class CoupTracker:
 
     def fold(self, knowledge, type: str, fields: dict) -> None:
         state = knowledge.state
-        secret = fields
-        player = state.by_name.get(fields.get("player"))
-        if type == "coup.game.started":
-            variants = fields["variants"]
-            players = len(fields["players"])
-            if "two_player_draft" in variants:
-                self.deck = sorted(list(characters_in_play(variants)) * 3)
-            else:
-                self.deck = deck_for(variants, players)
-            self.claims = {name: set() for name in fields["players"]}
-        elif type == "coup.hand.dealt" and "cards" not in fields:
-            dealt = len(characters_in_play(state.variants)) if "two_player_draft" in state.variants else 2
-            secret = {"cards": [HIDDEN] * dealt}
-        elif type == "coup.court.shuffled":
-            if not self.dealt:
-                self.dealt = True
-                held = sum(len(p.hand) for p in state.players)
-                secret = {"court": [HIDDEN] * (len(self.deck) - held)}
-            else:
-                secret = {"court": list(state.court)}  # the same cards, in an order nobody knows
-        elif type == "coup.draft.kept" and "card" not in fields:
-            secret = {"card": HIDDEN, "aside": [HIDDEN] * (len(player.hand) - 1)}
-        elif type == "coup.card.drawn":
-            if "card" in fields:
-                bring_to_top(state.court, [fields["card"]])
-            else:
-                state.court = forget(state.court)
-                secret = {"card": HIDDEN}
-        elif type == "coup.exchange.drew":
-            if "cards" in fields:
-                bring_to_top(state.court, fields["cards"])
-            else:
-                state.court = forget(state.court)
-                secret = {"cards": [HIDDEN] * fields["count"]}
-        elif type == "coup.exchange.kept":
-            self.claims[player.name].clear()
-            if "kept" not in fields:
-                secret = {"kept": [HIDDEN] * len(player.hand), "returned": [HIDDEN] * len(player.drawn)}
-        elif type == "coup.card.returned":
-            if "card" in fields:
-                make_known(player.hand, fields["card"])
-            else:
-                secret = {"card": HIDDEN}
-        elif type == "coup.card.shown":
-            if "card" in fields:
-                make_known(player.hand, fields["card"])
-            else:
-                secret = {"card": HIDDEN}
-        elif type == "coup.influence.lost":
-            make_known(player.hand, fields["card"])
-            self.claims[player.name].discard(fields["card"])
-        elif type == "coup.claim.proved":
-            known = list(player.hand)
-            for card in fields["cards"]:
-                make_known(known, card)
-                known.remove(card)
-            player.hand = sorted(fields["cards"] + known)
-            self.claims[player.name].difference_update(fields["cards"])
-        elif type == "coup.claim.conceded":
-            self.claims[player.name].discard(challenged_claim(state))
-        elif type == "coup.hand.revealed":
-            state.by_name[fields["player"]].hand = sorted(fields["cards"])
-        elif type == "coup.action.declared":
-            claim = state.table.claims.get(fields["action"])
-            if claim is not None:
-                self.claims[player.name].add(claim)
-        elif type == "coup.blocked":
-            self.claims[player.name].add(fields["card"])
-        elif type == "coup.inheritance.claimed":
-            self.claims[player.name].add(LAWYER)
-        elif type == "coup.standing.set" and "prove" not in fields:
-            state.seq += 1  # another player's standing answers: private to them
-            return
-        APPLY[type](state, fields, secret)
+        seen = SEEN.get(type)
+        secret = fields if seen is None else seen(self, state, fields)
+        if secret is not None:
+            APPLY[type](state, fields, secret)
         state.seq += 1
 
     # ---- sampling --------------------------------------------------------------------
@@ -184,6 +103,137 @@ class CoupTracker:
         return dealt
 
 
+# ---- what a seat makes of each event: tracker, state, the fields the seat sees →
+# the secret part to apply (None: nothing to apply) --------------------------------
+
+
+def _game_started(tracker, state, fields):
+    tracker.deck = deck_for(fields["variants"], len(fields["players"]))
+    tracker.claims = {name: set() for name in fields["players"]}
+    return fields
+
+
+def _hand_dealt(tracker, state, fields):
+    if "cards" in fields:
+        return fields
+    return {"cards": [HIDDEN] * state.rulebook.deal_size}
+
+
+def _court_shuffled(tracker, state, fields):
+    if tracker.dealt:
+        return {"court": list(state.court)}  # the same cards, in an order nobody knows
+    tracker.dealt = True
+    held = sum(len(p.hand) for p in state.players)
+    return {"court": [HIDDEN] * (len(tracker.deck) - held)}
+
+
+def _draft_kept(tracker, state, fields):
+    if "card" in fields:
+        return fields
+    return {"card": HIDDEN, "aside": [HIDDEN] * (len(state.by_name[fields["player"]].hand) - 1)}
+
+
+def _card_drawn(tracker, state, fields):
+    if "card" in fields:
+        bring_to_top(state.court, [fields["card"]])
+        return fields
+    state.court = forget(state.court)
+    return {"card": HIDDEN}
+
+
+def _exchange_drew(tracker, state, fields):
+    if "cards" in fields:
+        bring_to_top(state.court, fields["cards"])
+        return fields
+    state.court = forget(state.court)
+    return {"cards": [HIDDEN] * fields["count"]}
+
+
+def _exchange_kept(tracker, state, fields):
+    player = state.by_name[fields["player"]]
+    tracker.claims[player.name].clear()
+    if "kept" in fields:
+        return fields
+    return {"kept": [HIDDEN] * len(player.hand), "returned": [HIDDEN] * len(player.drawn)}
+
+
+def _card_seen(tracker, state, fields):
+    """A card returned to the court or shown in an examination: known once seen."""
+    if "card" not in fields:
+        return {"card": HIDDEN}
+    make_known(state.by_name[fields["player"]].hand, fields["card"])
+    return fields
+
+
+def _influence_lost(tracker, state, fields):
+    make_known(state.by_name[fields["player"]].hand, fields["card"])
+    tracker.claims[fields["player"]].discard(fields["card"])
+    return fields
+
+
+def _claim_proved(tracker, state, fields):
+    player = state.by_name[fields["player"]]
+    known = list(player.hand)
+    for card in fields["cards"]:
+        make_known(known, card)
+        known.remove(card)
+    player.hand = sorted(fields["cards"] + known)
+    tracker.claims[player.name].difference_update(fields["cards"])
+    return fields
+
+
+def _claim_conceded(tracker, state, fields):
+    tracker.claims[fields["player"]].discard(challenged_claim(state))
+    return fields
+
+
+def _hand_revealed(tracker, state, fields):
+    state.by_name[fields["player"]].hand = sorted(fields["cards"])
+    return fields
+
+
+def _action_declared(tracker, state, fields):
+    claim = state.rulebook.claims.get(fields["action"])
+    if claim is not None:
+        tracker.claims[fields["player"]].add(claim)
+    return fields
+
+
+def _blocked(tracker, state, fields):
+    tracker.claims[fields["player"]].add(fields["card"])
+    return fields
+
+
+def _inheritance_claimed(tracker, state, fields):
+    tracker.claims[fields["player"]].add(LAWYER)
+    return fields
+
+
+def _standing_set(tracker, state, fields):
+    return fields if "prove" in fields else None  # another player's standing answers: private to them
+
+
+SEEN = {
+    "coup.game.started": _game_started,
+    "coup.hand.dealt": _hand_dealt,
+    "coup.court.shuffled": _court_shuffled,
+    "coup.draft.kept": _draft_kept,
+    "coup.card.drawn": _card_drawn,
+    "coup.exchange.drew": _exchange_drew,
+    "coup.exchange.kept": _exchange_kept,
+    "coup.card.returned": _card_seen,
+    "coup.card.shown": _card_seen,
+    "coup.influence.lost": _influence_lost,
+    "coup.claim.proved": _claim_proved,
+    "coup.claim.conceded": _claim_conceded,
+    "coup.hand.revealed": _hand_revealed,
+    "coup.action.declared": _action_declared,
+    "coup.blocked": _blocked,
+    "coup.inheritance.claimed": _inheritance_claimed,
+    "coup.standing.set": _standing_set,
+}
+
+
 Tracker = CoupTracker
 # Classic Coup's level of its own: coupml's rule-based AI, loaded only when asked for.
 EXTRA_LEVELS = {"treason": "games.kinds.coup.treason"}
@@ -199,7 +249,9 @@ def easy_answer(state, name: str, options: list[dict], rng) -> dict:
 
 
 def _worth(card) -> int:
-    return WORTH.get(card, 0)
+    """How much the easy player values keeping ``card`` (its record's ``worth``)."""
+    character = CHARACTERS.get(card)
+    return character.worth if character is not None else 0
 
 
 def _strength(p) -> tuple:
@@ -213,7 +265,7 @@ def _aimed(state, me, options, rng):
     target = max(options, key=lambda o: _strength(state.by_name[o["target"]]))["target"]
     if "name" not in options[0]:
         return next(o for o in options if o["target"] == target)
-    characters = state.table.characters
+    characters = state.rulebook.characters
     unseen = [_copies(state) - _visible(state, me, c) for c in characters]
     guess = rng.choices(characters, weights=unseen)[0] if any(unseen) else rng.choice(characters)
     return next(o for o in options if o["target"] == target and o["name"] == guess)
@@ -225,14 +277,14 @@ def _visible(state, me, card) -> int:
 
 
 def _copies(state) -> int:
-    return 3 if "two_player_draft" in state.variants else copies_per_character(len(state.players))
+    return state.rulebook.copies(len(state.players))
 
 
 def _turn(state, me, options, rng):
     by_act: dict[str, list] = {}
     for option in options:
         by_act.setdefault(option["act"], []).append(option)
-    claims = state.table.claims
+    claims = state.rulebook.claims
     hand = me.hand
     if "coup" in by_act:
         return _aimed(state, me, by_act["coup"], rng)
@@ -245,13 +297,13 @@ def _turn(state, me, options, rng):
                 if act == "patronage"
                 else by_act[act][0]
             )
-    if "steal" in by_act and CAPTAIN in hand and rng.random() < STEAL_CHANCE:
+    if "steal" in by_act and claims["steal"] in hand and rng.random() < STEAL_CHANCE:
         richest = max(by_act["steal"], key=lambda o: o["coins"])
         if richest["coins"]:
             return richest
     if "exchange" in by_act and claims["exchange"] in hand and rng.random() < EXCHANGE_CHANCE:
         return by_act["exchange"][0]
-    if "embezzle" in by_act and state.reserve >= 2 and state.table.embezzle_forbidden not in hand:
+    if "embezzle" in by_act and state.reserve >= 2 and state.rulebook.disclaims["embezzle"] not in hand:
         return by_act["embezzle"][0]
     if rng.random() < BLUFF_CHANCE:
         bluffs = by_act.get("tax", []) + [o for o in by_act.get("steal", []) if o["coins"]]
@@ -270,7 +322,7 @@ def _respond(state, me, options, rng):
             return challenge
         return options[0]
     action = state.action
-    claim = action.block_card if action.blocker is not None else state.table.claims.get(action.kind)
+    claim = action.block_card if action.blocker is not None else state.rulebook.claims.get(action.kind)
     if challenge is not None and claim is not None:
         visible = _visible(state, me, claim)
         if visible >= _copies(state):
@@ -303,7 +355,7 @@ def _keep(state, me, options, rng):
 
 
 def _examine(state, me, options, rng):
-    force = _worth(state.action.shown) >= WORTH[CAPTAIN]
+    force = _worth(state.action.shown) >= _worth(CAPTAIN)
     return next(o for o in options if o["act"] == ("force_exchange" if force else "give_back"))
 
 

@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.kinds.base import Forms
-from games.kinds.coup.engine.cards import CHARACTERS, LOYALIST, REFORMIST
+from games.kinds.coup.engine.cards import LOYALIST, REFORMIST
+from games.kinds.coup.engine.characters import CHARACTERS
 from games.kinds.coup.models import CoupPreferences, preferences_of
 from games.kinds.coup.words.names import card_name
 

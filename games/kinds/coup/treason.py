@@ -139,7 +139,7 @@ def _traces(history, state) -> dict:
         player = fields.get("player")
         if type == "coup.action.declared":
             claim_of = {}
-            claim = state.table.claims.get(fields["action"])
+            claim = state.rulebook.claims.get(fields["action"])
             if claim is not None:
                 claim_of[player] = claim
                 traces[player].append(("claim", claim))

@@ -20,23 +20,15 @@ HIGH_KOBAYAKAWA = 12
 
 
 class KobayakawaTracker:
-    """Folds a Kobayakawa game's events as one seat sees them (``knowledge.py``)."""
+    """Folds a Kobayakawa game's events as one seat sees them (``knowledge.py``):
+    what the seat makes of each event (``SEEN``: the secret part it may apply,
+    with a ``HIDDEN`` card for each card it did not see), then the engine's own
+    fold (``APPLY``)."""
 
     def fold(self, knowledge, type: str, fields: dict) -> None:
         state = knowledge.state
-        secret = fields
-        if type == "kobayakawa.deck.shuffled":
-            secret = {"deck": [HIDDEN] * len(CARDS)}
-        elif type in ("kobayakawa.card.dealt", "kobayakawa.card.drawn"):
-            if "card" in fields:
-                bring_to_top(state.deck, [fields["card"]])
-            else:
-                secret = {"card": state.deck[0]}
-        elif type in ("kobayakawa.kobayakawa.turned", "kobayakawa.card.flipped"):
-            bring_to_top(state.deck, [fields["card"]])
-        elif type == "kobayakawa.cards.revealed":
-            for name, card in fields["cards"].items():
-                state.by_name[name].card = card
+        seen = SEEN.get(type)
+        secret = fields if seen is None else seen(self, state, fields)
         APPLY[type](state, fields, secret)
         state.seq += 1
 
@@ -61,6 +53,44 @@ class KobayakawaTracker:
             )
         world.deck = unseen
         return world
+
+
+# ---- what a seat makes of each event: tracker, state, the fields the seat sees →
+# the secret part to apply ------------------------------------------------------------
+
+
+def _deck_shuffled(tracker, state, fields):
+    return {"deck": [HIDDEN] * len(CARDS)}
+
+
+def _card_taken(tracker, state, fields):
+    """A card dealt or drawn from the deck: its top card, known if the seat saw it."""
+    if "card" not in fields:
+        return {"card": state.deck[0]}
+    bring_to_top(state.deck, [fields["card"]])
+    return fields
+
+
+def _card_turned(tracker, state, fields):
+    """A card turned face up from the deck (the Kobayakawa card, or a new one)."""
+    bring_to_top(state.deck, [fields["card"]])
+    return fields
+
+
+def _cards_revealed(tracker, state, fields):
+    for name, card in fields["cards"].items():
+        state.by_name[name].card = card
+    return fields
+
+
+SEEN = {
+    "kobayakawa.deck.shuffled": _deck_shuffled,
+    "kobayakawa.card.dealt": _card_taken,
+    "kobayakawa.card.drawn": _card_taken,
+    "kobayakawa.kobayakawa.turned": _card_turned,
+    "kobayakawa.card.flipped": _card_turned,
+    "kobayakawa.cards.revealed": _cards_revealed,
+}
 
 
 Tracker = KobayakawaTracker

@@ -8,7 +8,8 @@ from django.utils import translation
 
 from games.engine.events import Event
 from games.kinds.coup.engine import RULES
-from games.kinds.coup.engine.cards import CHARACTERS, VARIANTS
+from games.kinds.coup.engine.cards import VARIANTS
+from games.kinds.coup.engine.characters import CHARACTERS
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.words import decisions as labels
 from games.kinds.coup.words.names import card_ability, card_name

@@ -30,8 +30,8 @@ def test_a_coup_without_seven_coins_is_refused_in_words_and_changes_nothing(tabl
     with pytest.raises(IllegalMove) as refused:
         COUP.play(state, "ana", {"act": "coup", "target": "ben"}, dealer)
     assert str(refused.value) == "You need 7 coins to launch a Coup; you have 2."
-    assert refused.value.template == "You need 7 coins to launch a Coup; you have {coins}."
-    assert refused.value.params == {"coins": 2}
+    assert refused.value.template == "You need {cost} coins to launch a Coup; you have {coins}."
+    assert refused.value.params == {"cost": 7, "coins": 2}
     assert snapshot(state) == before
 
 
@@ -251,4 +251,4 @@ def test_declared_assassination_needs_declared_coup_in_a_new_game_but_a_scenario
         COUP.check_config(["ana", "ben", "cai"], ["declared_assassination"])
     COUP.check_config(["ana", "ben", "cai"], ["declared_assassination", "declared_coup"])
     state = COUP.replay(COUP.setup(players=["ana", "ben", "cai"], first="ana", variants=["declared_assassination"]))
-    assert state.table.declared == {"assassinate"}
+    assert state.rulebook.declared == {"assassinate"}

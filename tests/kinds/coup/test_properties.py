@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from games.engine import IllegalMove
 from games.engine.dealer import SeededDealer
 from games.kinds.coup.engine import RULES as COUP
-from games.kinds.coup.engine.cards import CHARACTERS, characters_in_play, deck_for
+from games.kinds.coup.engine.cards import deck_for, rulebook_for
+from games.kinds.coup.engine.characters import CHARACTERS
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.engine.scenario import STEP_FIELDS
 from tests.engine.snapshots import snapshot
@@ -28,8 +29,12 @@ def games(draw):
     return players, sorted(variants), draw(st.integers(min_value=0, max_value=2**32))
 
 
+def characters_in_play(variants) -> tuple:
+    return rulebook_for(frozenset(variants)).characters
+
+
 def full_deck(variants, players):
-    if "two_player_draft" in variants:
+    if "two_player_draft" in variants:  # a set for each of the two players, one for the court
         return sorted(list(characters_in_play(variants)) * 3)
     return deck_for(variants, players)
 
@@ -167,7 +172,7 @@ def fields_taken(state, act) -> set:
     """The fields ``act`` takes (docs/scenarios.md's step table), a declared attack's name included."""
     required, optional = STEP_FIELDS[act]
     fields = {"act", *required, *optional}
-    if act in state.table.declared:
+    if act in state.rulebook.declared:
         fields.add("name")
     return fields
 
@@ -215,9 +220,9 @@ def random_value(rng, state, name, field):
         return rng.choice([p.name for p in state.players] + [STRANGER])
     if field == "cards":
         player = state.by_name[name]
-        pool = player.hand + player.drawn + [rng.choice(CHARACTERS)]
+        pool = player.hand + player.drawn + [rng.choice(tuple(CHARACTERS))]
         return rng.sample(pool, rng.randint(0, len(pool)))
-    return rng.choice(CHARACTERS)
+    return rng.choice(tuple(CHARACTERS))
 
 
 def unlikely_step(rng, state) -> tuple[str, dict]:

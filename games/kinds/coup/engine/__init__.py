@@ -1,7 +1,9 @@
 """Coup and its variants (docs/rules.md §1–§5): the rules, pure Python.
 
-``cards.py`` holds the characters, the decks and which character each action
-claims; ``state.py`` the state and the fold; ``rules.py`` the rules several parts
+``characters.py`` holds a record per character and ``actions.py`` one per turn
+action (its cost, claim, target, blockers, effect and words); ``cards.py`` the
+rulebook each combination of variants makes of them (the deck, the actions in
+play, their claims and blockers); ``state.py`` the state and the fold; ``rules.py`` the rules several parts
 read; ``decisions.py`` each decision (its options, its answer, its default);
 ``flow.py`` what happens between answers; ``setup.py`` the deal; ``view.py`` what
 each player may see; ``scenario.py`` the scenario files of Coup.

@@ -1,33 +1,21 @@
-"""Characters, decks and which character each action claims or each block needs.
+"""The rulebook of each combination of variants, worked out once from the
+characters' records (``characters.py``) and the actions' (``actions.py``): the
+deck, the actions in play, what each claims and who blocks it; and the numbers
+every game shares (players, coins, factions).
 
-Variants are data: a variant swaps a character for another (Inquisitor for
-Ambassador, Patron for Duke, Lawyer for Contessa) and the tables below follow.
+Variants are data: each is a hook that a record or the ``Rulebook`` reads. A
+character's record names the variant that brings it into the deck in place of a
+base character (Inquisitor for Ambassador, Patron for Duke, Lawyer for
+Contessa); an action's record names the variant that brings it (Reformation's
+Conversion and Embezzlement) or makes it name a character (Declared Coup and
+Assassination); the rulebook works out the rest (the two-player draft's deal,
+the factions, the Lawyer's inheritance).
 """
 
 from functools import cache
 
-from games.engine.errors import gettext_noop as _
-
-DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA = "duke", "assassin", "captain", "ambassador", "contessa"
-INQUISITOR, LAWYER, PATRON = "inquisitor", "lawyer", "patron"
-CHARACTERS = (DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA, INQUISITOR, LAWYER, PATRON)
-
-CARD_NAMES = {
-    DUKE: _("Duke"),
-    ASSASSIN: _("Assassin"),
-    CAPTAIN: _("Captain"),
-    AMBASSADOR: _("Ambassador"),
-    CONTESSA: _("Contessa"),
-    INQUISITOR: _("Inquisitor"),
-    LAWYER: _("Lawyer"),
-    PATRON: _("Patron"),
-}
-
-
-def card_name(card) -> str:
-    """The English name of a character id, for the engine's messages."""
-    return CARD_NAMES.get(card, str(card))
-
+from games.kinds.coup.engine.actions import ACTIONS, ANYONE, BENEFICIARY, EXCHANGE_CARDS, OPPONENT
+from games.kinds.coup.engine.characters import CHARACTERS, LAWYER
 
 VARIANTS = (
     "two_player_draft",
@@ -39,117 +27,127 @@ VARIANTS = (
     "lawyer",
 )
 
-# Which base character each replacing variant takes the place of.
-REPLACEMENTS = {"inquisitor": (AMBASSADOR, INQUISITOR), "patron": (DUKE, PATRON), "lawyer": (CONTESSA, LAWYER)}
-
 LOYALIST, REFORMIST = "loyalist", "reformist"
 FACTIONS = (LOYALIST, REFORMIST)
 OPPOSITE_FACTION = {LOYALIST: REFORMIST, REFORMIST: LOYALIST}
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 START_COINS, TWO_PLAYER_FIRST_COINS = 2, 1
-FORCED_COUP_COINS = 10
-COSTS = {"coup": 7, "assassinate": 3}
-CONVERT_COST = {True: 1, False: 2}  # keyed by "converting oneself"
-STEAL_COINS = 2  # what a Steal takes, when the target has that many
-EXCHANGE_DRAWS = {AMBASSADOR: 2, INQUISITOR: 1}  # cards an Exchange draws, by the character claimed
+HAND = 2  # the influences each player is dealt
+FORCED_ACTION, FORCED_COUP_COINS = "coup", 10  # with this many coins, a player must Coup
 DECLARED_ATTACK_DRAWS = 2  # the exchange that hides a hand again after a Declared Coup
 
 
-def characters_in_play(variants) -> tuple:
-    """The five characters of the deck, in the base game's order."""
-    chosen = [DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA]
-    for variant, (old, new) in REPLACEMENTS.items():
-        if variant in variants:
-            chosen[chosen.index(old)] = new
-    return tuple(chosen)
+class Rulebook:
+    """The rules of one combination of variants, and the options that never
+    change in a game of them (constant dicts that ``options`` shares: every
+    caller must treat them as read-only).
 
-
-def copies_per_character(player_count: int) -> int:
-    if player_count <= 6:
-        return 3
-    return 4 if player_count <= 8 else 5
-
-
-def deck_for(variants, player_count: int) -> list:
-    """The full deck (sorted) for these variants and this many players."""
-    return list(_deck(frozenset(variants), copies_per_character(player_count)))
-
-
-@cache  # every game deals one, and there are few combinations
-def _deck(variants: frozenset, copies: int) -> tuple:
-    return tuple(sorted(card for card in characters_in_play(variants) for _ in range(copies)))
-
-
-PLAIN_ACTIONS = ("income", "foreign_aid", "tax", "exchange", "embezzle")  # untargeted, in the order offered
-AIMED_ACTIONS = ("coup", "assassinate", "steal", "examine")  # targeted, in the order offered
-
-
-class Table:
-    """The rules tables for one combination of variants, and the options that
-    never change in a game of them (constant dicts that ``options`` shares: every
-    caller must treat them as read-only)."""
+    - ``characters``: the five of the deck, in the base game's order; ``copies``
+      and ``deck``: how many of each, and the whole deck, for a player count.
+    - ``draft``, ``factions``, ``inheritance``: whether the game starts with the
+      two-player draft, seats players in factions, opens the Lawyer's inheritance;
+      ``deal_size``: the cards each player is dealt.
+    - ``actions``: the actions in play, by id, in the order a turn offers them;
+      ``claims``, ``disclaims``, ``blockers``: by action, the character it claims,
+      the one it claims not to hold (Embezzlement) and those that block it;
+      ``challengeable``: the actions a challenge may answer; ``declared``: the
+      attacks that name a character; ``draws``: the cards an exchange draws.
+    """
 
     __slots__ = (
         "characters",
+        "draft",
+        "factions",
+        "inheritance",
+        "deal_size",
+        "actions",
         "claims",
+        "disclaims",
         "challengeable",
         "blockers",
-        "turn_actions",
         "declared",
-        "embezzle_forbidden",
-        "exchange_draws",
+        "draws",
         "plain_options",
-        "aimed_costs",
+        "open_actions",
+        "aimed",
         "block_options",
     )
 
     def __init__(self, variants):
-        self.characters = characters_in_play(variants)
-        has = set(self.characters)
-        duke_like = PATRON if PATRON in has else DUKE
-        exchanger = INQUISITOR if INQUISITOR in has else AMBASSADOR
-        self.claims = {"exchange": exchanger, "assassinate": ASSASSIN, "steal": CAPTAIN}
-        if DUKE in has:
-            self.claims["tax"] = DUKE
-        if PATRON in has:
-            self.claims["patronage"] = PATRON
-        if INQUISITOR in has:
-            self.claims["examine"] = INQUISITOR
-        # The actions a challenge may answer: every character claim, and Embezzlement's
-        # claim of holding no Duke (or Patron).
-        self.challengeable = frozenset((*self.claims, "embezzle"))
-        self.blockers = {
-            "foreign_aid": (duke_like,),
-            "assassinate": (LAWYER if LAWYER in has else CONTESSA,),
-            "steal": (CAPTAIN, exchanger),
+        replaced = {c.replaces: c.id for c in CHARACTERS.values() if c.variant in variants}
+        self.characters = tuple(replaced.get(c.id, c.id) for c in CHARACTERS.values() if c.variant is None)
+        self.draft = "two_player_draft" in variants
+        self.factions = "factions" in variants
+        self.inheritance = LAWYER in self.characters
+        self.deal_size = len(self.characters) if self.draft else HAND
+        in_deck = set(self.characters)
+
+        def kept(cards) -> tuple:
+            return tuple(card for card in cards if card in in_deck)
+
+        self.actions = {
+            act: action
+            for act, action in ACTIONS.items()
+            if (action.variant is None or action.variant in variants)
+            and (not action.claimed_by or kept(action.claimed_by))
         }
-        actions = ["income", "foreign_aid", "coup", *self.claims]
-        if "factions" in variants:
-            actions += ["convert", "embezzle"]
-        self.turn_actions = frozenset(actions)
-        self.declared = frozenset(
-            act
-            for act, variant in (("coup", "declared_coup"), ("assassinate", "declared_assassination"))
-            if variant in variants
-        )
-        # Embezzlement claims not to hold the Duke, or the Patron that replaces it.
-        self.embezzle_forbidden = duke_like
-        self.exchange_draws = EXCHANGE_DRAWS[exchanger]
-        # An Exchange's option says how many cards it draws (its consequence).
+        self.claims = {act: kept(a.claimed_by)[0] for act, a in self.actions.items() if a.claimed_by}
+        self.disclaims = {act: kept(a.disclaims)[0] for act, a in self.actions.items() if a.disclaims}
+        self.challengeable = frozenset((*self.claims, *self.disclaims))
+        self.blockers = {act: cards for act, a in self.actions.items() if (cards := kept(a.blocked_by))}
+        self.declared = frozenset(act for act, a in self.actions.items() if a.declared_in in variants)
+        self.draws = {
+            act: CHARACTERS[card].draws for act, card in self.claims.items() if ACTIONS[act].effect == EXCHANGE_CARDS
+        }
+        # What a turn offers, worked out here so that listing it reads no record:
+        # the untargeted actions' options (an Exchange's says how many cards it
+        # draws), then (act, own cost or None, cost) of those aimed at anyone,
+        # then (act, cost, names a character, most coins stolen) of the attacks.
         self.plain_options = tuple(
-            {"act": act, "draws": self.exchange_draws} if act == "exchange" else {"act": act}
-            for act in PLAIN_ACTIONS
-            if act in self.turn_actions
+            {"act": act, "draws": self.draws[act]} if act in self.draws else {"act": act}
+            for act, a in self.actions.items()
+            if a.aim is None
         )
-        self.aimed_costs = tuple((act, COSTS.get(act, 0)) for act in AIMED_ACTIONS if act in self.turn_actions)
+        self.open_actions = tuple(
+            (act, a.own_cost, a.cost) for act, a in self.actions.items() if a.aim in (ANYONE, BENEFICIARY)
+        )
+        self.aimed = tuple(
+            (act, a.cost, act in self.declared, a.steals) for act, a in self.actions.items() if a.aim == OPPONENT
+        )
         self.block_options = {
             act: tuple({"act": "block", "as": card} for card in cards) for act, cards in self.blockers.items()
         }
 
+    def copies(self, player_count: int) -> int:
+        """Copies of each character in the deck: one set per player and one for
+        the court in the draft, else 3 up to 6 players, 4 up to 8, 5 beyond."""
+        if self.draft:
+            return player_count + 1
+        if player_count <= 6:
+            return 3
+        return 4 if player_count <= 8 else 5
+
+    def deck(self, player_count: int) -> list:
+        """The full deck (sorted) for this many players."""
+        return list(_deck(self.characters, self.copies(player_count)))
+
+
+@cache  # every game deals one, and there are few combinations
+def _deck(characters: tuple, copies: int) -> tuple:
+    return tuple(sorted(card for card in characters for _ in range(copies)))
+
 
 @cache
-def table_for(variants: frozenset) -> Table:
-    """The shared ``Table`` of these variants: it never changes once built, and a
-    game's state is rebuilt far more often than a new combination comes up."""
-    return Table(variants)
+def rulebook_for(variants: frozenset) -> Rulebook:
+    """The shared ``Rulebook`` of these variants: it never changes once built, and
+    a game's state is rebuilt far more often than a new combination comes up."""
+    return Rulebook(variants)
+
+
+table_for = rulebook_for  # the name the statistics (``stats.py``) read it by
+
+
+def deck_for(variants, player_count: int) -> list:
+    """The full deck (sorted) for these variants and this many players."""
+    return rulebook_for(frozenset(variants)).deck(player_count)

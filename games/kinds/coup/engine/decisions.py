@@ -16,7 +16,9 @@ from itertools import combinations
 from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
-from games.kinds.coup.engine.cards import CHARACTERS, CONVERT_COST, COSTS, FORCED_COUP_COINS, card_name
+from games.kinds.coup.engine.actions import ACTIONS, ANYONE, BENEFICIARY, OPPONENT
+from games.kinds.coup.engine.cards import FORCED_ACTION, FORCED_COUP_COINS
+from games.kinds.coup.engine.characters import CHARACTERS, card_name
 from games.kinds.coup.engine.rules import (
     blockers_of,
     can_prove,
@@ -26,8 +28,6 @@ from games.kinds.coup.engine.rules import (
     stolen,
 )
 from games.kinds.coup.engine.state import CoupState
-
-TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
 
 ALLOW, CHALLENGE, CONCEDE = {"act": "allow"}, {"act": "challenge"}, {"act": "concede"}
 # A proof carries what it shows: the character claimed, or (Embezzlement) that the
@@ -54,22 +54,21 @@ def _one_card_of_the_hand(act: str):
 
 
 def _turn_options(state: CoupState, player):
-    table = state.table
+    rulebook = state.rulebook
     coins = player.coins
     others = state.after(player)
     found = []
-    if coins < FORCED_COUP_COINS:
-        found += table.plain_options
-        if "convert" in table.turn_actions:
-            if coins >= CONVERT_COST[True]:
-                found.append({"act": "convert"})
-            if coins >= CONVERT_COST[False]:
-                found.extend({"act": "convert", "target": q.name} for q in others)
-        if "patronage" in table.turn_actions:
-            found.extend({"act": "patronage", "target": q.name} for q in others)
+    forced = coins >= FORCED_COUP_COINS
+    if not forced:
+        found += rulebook.plain_options
+        for act, own_cost, cost in rulebook.open_actions:
+            if own_cost is not None and coins >= own_cost:
+                found.append({"act": act})
+            if coins >= cost:
+                found += [{"act": act, "target": q.name} for q in others]
     targets = names = None
-    for act, cost in table.aimed_costs:
-        if coins < cost or (act != "coup" and coins >= FORCED_COUP_COINS):
+    for act, cost, named, steals in rulebook.aimed:
+        if coins < cost or (forced and act != FORCED_ACTION):
             continue
         if targets is None:
             if player.faction is None:  # no faction rule to check: spare a call per player
@@ -78,10 +77,10 @@ def _turn_options(state: CoupState, player):
                 targets = [q for q in others if not faction_forbids(state, player, q)]
             names = [q.name for q in targets]
         # List comprehensions rather than generators: Python 3.12+ inlines them.
-        if act in table.declared:
-            found += [{"act": act, "target": t, "name": c} for t in names for c in table.characters]
-        elif act == "steal":  # a Steal carries the coins it takes
-            found += [{"act": act, "target": q.name, "coins": stolen(q)} for q in targets]
+        if named:
+            found += [{"act": act, "target": t, "name": c} for t in names for c in rulebook.characters]
+        elif steals:  # the option carries the coins it takes
+            found += [{"act": act, "target": q.name, "coins": stolen(q, steals)} for q in targets]
         else:
             found += [{"act": act, "target": t} for t in names]
     return found
@@ -93,74 +92,69 @@ def _turn_default(state: CoupState, player, dealer) -> dict:
     if player.coins < FORCED_COUP_COINS:
         return {"act": "income"}
     target = next(q for q in state.after(player) if not faction_forbids(state, player, q))
-    command = {"act": "coup", "target": target.name}
-    if "coup" in state.table.declared:
-        command["name"] = dealer.pick(list(state.table.characters))
+    command = {"act": FORCED_ACTION, "target": target.name}
+    if FORCED_ACTION in state.rulebook.declared:
+        command["name"] = dealer.pick(list(state.rulebook.characters))
     return command
 
 
 def _declare(flow, player, command):
     state = flow.state
-    table = state.table
+    rulebook = state.rulebook
     act = command["act"]
-    if act not in table.turn_actions:
+    action = rulebook.actions.get(act)
+    if action is None:
         raise IllegalMove(_("That action is not part of the variants in play."))
-    if player.coins >= FORCED_COUP_COINS and act != "coup":
+    if player.coins >= FORCED_COUP_COINS and act != FORCED_ACTION:
         raise IllegalMove(_("You have {coins} coins, so you must launch a Coup."), coins=player.coins)
-    cost = COSTS.get(act, 0)
-    if player.coins < cost:
-        template = (
-            _("You need 7 coins to launch a Coup; you have {coins}.")
-            if act == "coup"
-            else _("You need 3 coins to assassinate; you have {coins}.")
-        )
-        raise IllegalMove(template, coins=player.coins)
+    cost = action.cost
+    if action.aim != ANYONE and player.coins < cost:  # aimed at anyone, the cost depends on whom
+        raise IllegalMove(action.unaffordable, cost=cost, coins=player.coins)
     data = {"player": player.name, "action": act}
-    target = _checked_target(flow, player, command, required=act in TARGETED or act == "patronage")
-    if act == "convert":
+    target = _checked_target(flow, player, command, action)
+    if action.aim == ANYONE:
         yourself = target is None or target is player
-        cost = CONVERT_COST[yourself]
+        if yourself:
+            cost = action.own_cost
         if player.coins < cost:
-            if yourself:
-                raise IllegalMove(_("Converting yourself costs 1 coin; you have none."))
-            raise IllegalMove(_("Converting another player costs 2 coins; you have {coins}."), coins=player.coins)
+            raise IllegalMove(
+                action.own_unaffordable if yourself else action.unaffordable, cost=cost, coins=player.coins
+            )
         target = target or player
     if target is not None:
-        data["target" if act != "patronage" else "beneficiary"] = target.name
-    if act in table.declared:
+        data[action.target_key] = target.name
+    if act in rulebook.declared:
         named = command.get("name")
-        if named not in table.characters:
+        if named not in rulebook.characters:
             raise IllegalMove(_("Name one of the characters in the deck for a declared attack."))
         data["name"] = named
-    if act == "embezzle":
+    if action.takes_reserve:
         data["takes"] = state.reserve
     flow.emit("coup.action.declared", data)
-    if act == "convert":
-        flow.move_coins(cost, player.name, "reserve")
-    elif act == "embezzle":
+    if action.takes_reserve:
         flow.move_coins(data["takes"], "reserve", player.name)
     else:
-        flow.move_coins(cost, player.name, "treasury")
+        flow.move_coins(cost, player.name, action.pays_into)
     flow.run("declared")
 
 
-def _checked_target(flow, player, command, required: bool):
+def _checked_target(flow, player, command, action):
     state = flow.state
     name = command.get("target")
     if name is None:
-        if required:
+        if action.aim in (OPPONENT, BENEFICIARY):
             raise IllegalMove(_("Choose another player as the target."))
         return None
     target = state.by_name.get(name)
     if target is None:
         raise IllegalMove(_("There is no player called {player} in this game."), player=name)
     if target is player:
-        if command["act"] == "convert":
+        if action.aim == ANYONE:
             return target
         raise IllegalMove(_("You can't target yourself."))
     if not target.alive:
         raise IllegalMove(_("{player} is out of the game."), player=name)
-    if command["act"] in TARGETED and faction_forbids(state, player, target):
+    if action.aim == OPPONENT and faction_forbids(state, player, target):
         raise IllegalMove(
             _("{player} is in your faction; you may target only the other faction while it has players."),
             player=name,
@@ -170,19 +164,7 @@ def _checked_target(flow, player, command, required: bool):
 
 TURN = DecisionSpec(
     "turn",
-    answers=(
-        "income",
-        "foreign_aid",
-        "tax",
-        "exchange",
-        "embezzle",
-        "coup",
-        "assassinate",
-        "steal",
-        "examine",
-        "convert",
-        "patronage",
-    ),
+    answers=ACTIONS,
     prompt=_("choose your action"),
     options=_turn_options,
     handle=_declare,
@@ -198,7 +180,7 @@ def _blocks(state: CoupState, player):
     action = state.action
     if state.estate is not None or action.blocker is not None or player not in blockers_of(state, action):
         return ()
-    return state.table.block_options[action.kind]
+    return state.rulebook.block_options[action.kind]
 
 
 def _respond_options(state: CoupState, player):
@@ -207,7 +189,7 @@ def _respond_options(state: CoupState, player):
         found.extend({"act": "challenge", "target": c} for c in open_inheritance_claims(state, player))
         return found
     action = state.action
-    if action.blocker is not None or action.kind in state.table.challengeable:
+    if action.blocker is not None or action.kind in state.rulebook.challengeable:
         found.append(CHALLENGE)
     found += _blocks(state, player)
     return found
@@ -253,7 +235,7 @@ def _open_claim(state: CoupState) -> str:
     action = state.action
     if action.blocker is not None:
         return action.blocker
-    if action.kind not in state.table.challengeable:
+    if action.kind not in state.rulebook.challengeable:
         raise IllegalMove(_("This action claims no character, so it can't be challenged."))
     return action.actor
 
@@ -261,7 +243,7 @@ def _open_claim(state: CoupState) -> str:
 def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
     """A challenge named ``named`` while only ``claimant``'s claim is open: say why not."""
     action = state.action
-    if action.blocker is not None and named == action.actor and action.kind in state.table.challengeable:
+    if action.blocker is not None and named == action.actor and action.kind in state.rulebook.challengeable:
         raise IllegalMove(
             _("{player}'s claim can no longer be challenged: the game has moved on to {blocker}'s block."),
             player=named,
@@ -300,7 +282,7 @@ def _block(flow, player, command):
     if player not in blockers_of(state, action):
         raise IllegalMove(_("You can't block this action."))
     card = command.get("as")
-    allowed = state.table.blockers[action.kind]
+    allowed = state.rulebook.blockers[action.kind]
     if card not in allowed:
         raise IllegalMove(
             _("This action can be blocked only by claiming: {cards}."), cards=[card_name(card) for card in allowed]
@@ -336,7 +318,7 @@ def _challenged_options(state: CoupState, player):
         return [CONCEDE]
     claim = challenged_claim(state)
     if claim is None:
-        return [DISPROVE_OPTIONS[state.table.embezzle_forbidden], CONCEDE]
+        return [DISPROVE_OPTIONS[state.rulebook.disclaims[state.action.kind]], CONCEDE]
     return [PROVE_OPTIONS[claim], CONCEDE]
 
 
@@ -352,9 +334,8 @@ def _challenged(flow, player, command):
         claim = challenged_claim(state)
         if not can_prove(state, player):
             if claim is None:
-                raise IllegalMove(
-                    _("You can't prove it: you hold a {card}."), card=card_name(state.table.embezzle_forbidden)
-                )
+                disclaimed = state.rulebook.disclaims[state.action.kind]
+                raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(disclaimed))
             raise IllegalMove(_("You can't prove it: you have no {card}."), card=card_name(claim))
         shown = list(player.hand) if claim is None else [claim]
         flow.emit("coup.claim.proved", {"player": player.name, "cards": shown})

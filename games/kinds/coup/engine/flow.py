@@ -9,8 +9,9 @@ current state. An answer is checked and played by its decision's handler
 runs until the game waits for someone again.
 
 Where things happen, for a newcomer: what each action does once it stands (a
-Steal taking coins, an Exchange drawing) is ``_step_effect``; a failed action's
-refund ``_step_action_failed``; the end of a turn, eliminations and the Lawyer's
+Steal taking coins, an Exchange drawing) is ``_step_effect``, from the action's
+record (``actions.py``) and ``EFFECTS``; a failed action's refund
+``_step_action_failed``; the end of a turn, eliminations and the Lawyer's
 inheritance ``_step_end_action``; standing answers and resigning are methods of
 ``Flow``.
 """
@@ -19,7 +20,8 @@ from games.engine.common import BaseFlow
 from games.engine.errors import IllegalMove
 from games.engine.errors import gettext_noop as _
 from games.engine.events import Event
-from games.kinds.coup.engine.cards import COSTS, DECLARED_ATTACK_DRAWS
+from games.kinds.coup.engine.actions import ACTIONS, ATTACK, CHANGE_FACTION, EXCHANGE_CARDS, SHOW_A_CARD
+from games.kinds.coup.engine.cards import DECLARED_ATTACK_DRAWS
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.engine.rules import blockers_of, open_inheritance_claims, stolen
 from games.kinds.coup.engine.state import APPLY, CoupState
@@ -43,7 +45,7 @@ class Flow(BaseFlow):
         state = self.state
         if name not in state.by_name:
             raise IllegalMove(_("There is no player called {player} in this game."), player=name)
-        lose_first = [card for card in lose_first if card in state.table.characters]
+        lose_first = [card for card in lose_first if card in state.rulebook.characters]
         self.emit("coup.standing.set", {"player": name}, {"prove": bool(prove), "lose_first": lose_first}, (name,))
         if state.winner is None:
             self.standing_answers()
@@ -180,7 +182,7 @@ def _step_declared(flow: Flow):
     state = flow.state
     action = state.action
     actor = state.by_name[action.actor]
-    if action.kind in state.table.challengeable:
+    if action.kind in state.rulebook.challengeable:
         asked = state.after(actor)
     else:
         asked = blockers_of(state, action)
@@ -198,10 +200,11 @@ def _step_action_survived(flow: Flow):
 def _step_action_failed(flow: Flow):
     state = flow.state
     action = state.action
-    if action.kind == "embezzle":
+    record = ACTIONS[action.kind]
+    if record.takes_reserve:
         flow.move_coins(action.takes, action.actor, "reserve")
     else:
-        flow.move_coins(COSTS.get(action.kind, 0), "treasury", action.actor)
+        flow.move_coins(record.cost, record.pays_into, action.actor)
     flow.emit("coup.action.failed", {"player": action.actor, "action": action.kind, "reason": "challenge"})
     return "end_action"
 
@@ -213,43 +216,58 @@ def _step_block_allowed(flow: Flow):
 
 
 def _step_effect(flow: Flow):
-    """The action takes effect. Once the game is over, coins still move but nobody
-    is asked anything."""
+    """The action takes effect: the coins it takes move, then it does what else
+    its record says (``EFFECTS``). Once the game is over, coins still move but
+    nobody is asked anything."""
     state = flow.state
     action = state.action
-    kind = action.kind
-    actor = state.by_name[action.actor]
-    over = state.living < 2
-    if kind == "income":
-        flow.move_coins(1, "treasury", actor.name)
-    elif kind == "foreign_aid":
-        flow.move_coins(2, "treasury", actor.name)
-    elif kind == "tax":
-        flow.move_coins(3, "treasury", actor.name)
-    elif kind == "steal":
-        target = state.by_name[action.target]
-        flow.move_coins(stolen(target), target.name, actor.name)
-    elif kind == "patronage":
+    record = ACTIONS[action.kind]
+    actor = action.actor
+    if record.gain:
+        flow.move_coins(record.gain, "treasury", actor)
+    if record.gives:
         beneficiary = state.by_name[action.beneficiary]
-        flow.move_coins(2, "treasury", actor.name)
         if beneficiary.alive:
-            flow.move_coins(1, "treasury", beneficiary.name)
-    elif kind == "convert":
-        flow.emit("coup.faction.converted", {"player": actor.name, "target": action.target})
-    elif over:
+            flow.move_coins(record.gives, "treasury", beneficiary.name)
+    if record.steals:
+        target = state.by_name[action.target]
+        flow.move_coins(stolen(target, record.steals), target.name, actor)
+    if record.effect is None or state.living < 2:
         return "end_action"
-    elif kind in ("coup", "assassinate"):
-        target = state.by_name[action.target]
-        if kind in state.table.declared:
-            return _declared_attack(flow, target, action.name)
-        return flow.lose(target, "end_action")
-    elif kind == "exchange":
-        return _start_exchange(flow, actor, state.table.exchange_draws)
-    elif kind == "examine":
-        target = state.by_name[action.target]
-        if target.alive:  # a target eliminated by their own failed challenge has nothing to show
-            return flow.await_([target], "show", "examined")
+    return EFFECTS[record.effect](flow, action)
+
+
+def _attack(flow: Flow, action):
+    target = flow.state.by_name[action.target]
+    if action.kind in flow.state.rulebook.declared:
+        return _declared_attack(flow, target, action.name)
+    return flow.lose(target, "end_action")
+
+
+def _exchange_cards(flow: Flow, action):
+    state = flow.state
+    return _start_exchange(flow, state.by_name[action.actor], state.rulebook.draws[action.kind])
+
+
+def _show_a_card(flow: Flow, action):
+    target = flow.state.by_name[action.target]
+    if target.alive:  # a target eliminated by their own failed challenge has nothing to show
+        return flow.await_([target], "show", "examined")
     return "end_action"
+
+
+def _change_faction(flow: Flow, action):
+    flow.emit("coup.faction.converted", {"player": action.actor, "target": action.target})
+    return "end_action"
+
+
+# What an action does once it stands, besides moving coins, by its record's ``effect``.
+EFFECTS = {
+    ATTACK: _attack,
+    EXCHANGE_CARDS: _exchange_cards,
+    SHOW_A_CARD: _show_a_card,
+    CHANGE_FACTION: _change_faction,
+}
 
 
 def _declared_attack(flow: Flow, target, named):
@@ -291,7 +309,7 @@ def _step_end_action(flow: Flow):
             flow.move_coins(dead.coins, dead.name, "treasury")
         flow.emit("coup.game.won", {"player": next(p.name for p in state.players if p.alive)})
         return None
-    if estates and "lawyer" in state.variants:
+    if estates and state.rulebook.inheritance:
         deceased = estates[0]
         flow.emit("coup.inheritance.opened", {"player": deceased.name, "coins": deceased.coins})
         return flow.await_(state.alive(), "inheritance", "claims_made")

@@ -6,7 +6,7 @@ Each rule is worked out here and only here; the options carry what it decides
 again.
 """
 
-from games.kinds.coup.engine.cards import LAWYER, STEAL_COINS
+from games.kinds.coup.engine.characters import LAWYER
 from games.kinds.coup.engine.state import CoupState
 
 
@@ -19,41 +19,42 @@ def faction_forbids(state: CoupState, actor, other) -> bool:
 
 
 def blockers_of(state: CoupState, action) -> list:
-    """The players who may block ``action`` (by claiming the right character)."""
-    if action.kind == "foreign_aid":
+    """The players who may block ``action`` (by claiming the right character):
+    its target, or everyone else (of the other faction, when that rule applies)
+    when it aims at nobody."""
+    if action.kind not in state.rulebook.blockers:
+        return []
+    if action.target is None:
         actor = state.by_name[action.actor]
         if actor.faction is None:  # no faction rule to check: spare a call per player
             return state.after(actor)
         return [p for p in state.after(actor) if not faction_forbids(state, p, actor)]
-    if action.kind in state.table.blockers and action.target is not None:
-        target = state.by_name[action.target]
-        return [target] if target.alive else []
-    return []
+    target = state.by_name[action.target]
+    return [target] if target.alive else []
 
 
-def stolen(target) -> int:
-    """The coins a Steal takes from ``target``: 2, or as many as they have."""
+def stolen(target, most: int) -> int:
+    """The coins a Steal that takes up to ``most`` takes from ``target``: as many
+    as they have, if fewer."""
     coins = target.coins
-    return coins if coins < STEAL_COINS else STEAL_COINS
+    return coins if coins < most else most
 
 
 def challenged_claim(state: CoupState):
-    """The character the current challenge is about (``None`` for Embezzlement,
-    which claims *not* to hold the Duke or Patron)."""
+    """The character the current challenge is about (``None`` for an action that
+    claims *not* to hold a character: Embezzlement)."""
     challenge = state.challenge
     if challenge.on == "block":
         return state.action.block_card
     if challenge.on == "inheritance":
         return LAWYER
-    if state.action.kind == "embezzle":
-        return None
-    return state.table.claims[state.action.kind]
+    return state.rulebook.claims.get(state.action.kind)
 
 
 def can_prove(state: CoupState, player) -> bool:
     claim = challenged_claim(state)
     if claim is None:
-        return state.table.embezzle_forbidden not in player.hand
+        return state.rulebook.disclaims[state.action.kind] not in player.hand
     return claim in player.hand
 
 

@@ -19,33 +19,20 @@ from games.engine.scenario import (
     list_of,
     per_player,
 )
-from games.kinds.coup.engine.cards import (
-    CHARACTERS,
-    FACTIONS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    VARIANTS,
-    characters_in_play,
-    deck_for,
-)
+from games.kinds.coup.engine.actions import ACTIONS, ANYONE, BENEFICIARY, OPPONENT
+from games.kinds.coup.engine.cards import FACTIONS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, rulebook_for
+from games.kinds.coup.engine.characters import CHARACTERS
 from games.kinds.coup.engine.setup import setup_events
 
 FIELDS = {"game", "variants", "players", "first", "deal", "court", "coins", "factions", "steps"}
 REQUIRED = {"game", "players", "deal", "court", "steps"}
 
+# The fields a turn action's step takes besides "player" and "act", by whom the
+# action aims at: (required, optional).
+AIM_FIELDS = {None: ((), ()), OPPONENT: (("target",), ()), BENEFICIARY: (("target",), ()), ANYONE: ((), ("target",))}
 # The fields each act takes besides "player" and "act": (required, optional).
 STEP_FIELDS = {
-    "income": ((), ()),
-    "foreign_aid": ((), ()),
-    "tax": ((), ()),
-    "exchange": ((), ()),
-    "embezzle": ((), ()),
-    "coup": (("target",), ()),
-    "assassinate": (("target",), ()),
-    "steal": (("target",), ()),
-    "examine": (("target",), ()),
-    "convert": ((), ("target",)),
-    "patronage": (("target",), ()),
+    **{act: AIM_FIELDS[action.aim] for act, action in ACTIONS.items()},
     "allow": ((), ()),
     "challenge": ((), ("target",)),
     "decline": ((), ()),
@@ -61,7 +48,6 @@ STEP_FIELDS = {
     "draft_keep": (("card",), ()),
 }
 CARD_FIELDS = ("card", "as", "name")
-DECLARED_VARIANT = {"coup": "declared_coup", "assassinate": "declared_assassination"}
 
 
 def read_scenario(data: dict) -> Scenario:
@@ -71,20 +57,21 @@ def read_scenario(data: dict) -> Scenario:
         if variant not in VARIANTS:
             raise MalformedScenario(f"unknown variant {variant!r}")
     players = check_players(data, MIN_PLAYERS, MAX_PLAYERS)
-    if "two_player_draft" in variants and len(players) != 2:
+    rulebook = rulebook_for(frozenset(variants))
+    if rulebook.draft and len(players) != 2:
         raise MalformedScenario("the two-player draft needs exactly 2 players")
     first = data.get("first", players[0])
     check_player(first, players, "'first'")
-    deal, court = _read_cards(data, players, variants)
+    deal, court = _read_cards(data, players, rulebook)
     coins = per_player(data.get("coins", {}), players, "coins", lambda v: isinstance(v, int) and v >= 0)
     factions = per_player(data.get("factions", {}), players, "factions", lambda v: v in FACTIONS)
-    if factions and "factions" not in variants:
+    if factions and not rulebook.factions:
         raise MalformedScenario("'factions' is given but the factions variant is not in play")
     if factions and set(factions) != set(players):
         raise MalformedScenario("'factions' must give every player's faction")
     steps = list_of(data["steps"], "steps", dict)
     for index, step in enumerate(steps):
-        _check_step(index, step, players, variants)
+        _check_step(index, step, players, rulebook)
     dealer = ScriptedDealer()
     start = partial(
         setup_events, players, variants, first, dealer, deal=deal, court=court, coins=coins, factions=factions or None
@@ -97,7 +84,7 @@ def _check_card(card, where):
         raise MalformedScenario(f"unknown card {card!r} in {where}")
 
 
-def _read_cards(data, players, variants):
+def _read_cards(data, players, rulebook):
     deal = data["deal"]
     if not isinstance(deal, dict):
         raise MalformedScenario("'deal' must be an object keyed by player")
@@ -112,27 +99,28 @@ def _read_cards(data, players, variants):
     ]:
         for card in cards:
             _check_card(card, where)
-    if "two_player_draft" in variants:
-        one_set = sorted(characters_in_play(variants))
+    if rulebook.draft:
+        one_set = sorted(rulebook.characters)
         if any(sorted(cards) != one_set for cards in deal.values()) or sorted(court) != one_set:
             raise MalformedScenario(
                 "in the two-player draft every player's deal and the court are one set of each character"
             )
         return deal, court
-    if any(len(cards) != 2 for cards in deal.values()):
-        raise MalformedScenario("every player is dealt exactly 2 cards")
+    if any(len(cards) != rulebook.deal_size for cards in deal.values()):
+        raise MalformedScenario(f"every player is dealt exactly {rulebook.deal_size} cards")
     dealt = sorted([card for cards in deal.values() for card in cards] + court)
-    expected = deck_for(variants, len(players))
+    expected = rulebook.deck(len(players))
     if dealt != expected:
         raise MalformedScenario(
             f"the deal and court hold {len(dealt)} cards that do not match the deck for these variants and "
-            f"{len(players)} players ({len(expected)} cards: {len(expected) // 5} of each of {', '.join(characters_in_play(variants))})"
+            f"{len(players)} players ({len(expected)} cards: {rulebook.copies(len(players))} of each of "
+            f"{', '.join(rulebook.characters)})"
         )
     return deal, court
 
 
-def _check_step(index, step, players, variants):
-    declared = {act: ("name",) for act, variant in DECLARED_VARIANT.items() if variant in variants}
+def _check_step(index, step, players, rulebook):
+    declared = {act: ("name",) for act in rulebook.declared}
     if check_step_fields(index, step, players, STEP_FIELDS, declared) is None:
         return
     where = f"step {index}"

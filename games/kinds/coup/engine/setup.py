@@ -12,8 +12,7 @@ from games.kinds.coup.engine.cards import (
     START_COINS,
     TWO_PLAYER_FIRST_COINS,
     VARIANTS,
-    characters_in_play,
-    deck_for,
+    rulebook_for,
 )
 
 
@@ -37,7 +36,7 @@ def check_table(players: list, variants) -> None:
     unknown = set(variants) - set(VARIANTS)
     if unknown:
         raise IllegalMove(_("Unknown variant: {variant}."), variant=", ".join(sorted(unknown)))
-    if "two_player_draft" in variants and len(players) != 2:
+    if rulebook_for(frozenset(variants)).draft and len(players) != 2:
         raise IllegalMove(_("The two-player draft needs exactly 2 players."))
 
 
@@ -59,33 +58,36 @@ def setup_events(
     check_table(players, variants)
     if first not in players:
         raise IllegalMove(_("The first player must be one of the players."))
-    draft = "two_player_draft" in variants
+    rulebook = rulebook_for(frozenset(variants))
     if deal is None:
-        deal, court = _deal(players, variants, dealer, draft)
+        deal, court = _deal(players, rulebook, dealer)
     start_coins = {name: START_COINS for name in players}
     if len(players) == 2:
         start_coins[first] = TWO_PLAYER_FIRST_COINS
     start_coins.update(coins or {})
     data = {"players": list(players), "variants": variants, "first": first, "coins": start_coins}
-    if "factions" in variants:
+    if rulebook.factions:
         data["factions"] = factions or _alternating(players, first, first_faction)
     events = [Event("coup.game.started", data)]
     events += [Event("coup.hand.dealt", {"player": name}, {"cards": list(deal[name])}, (name,)) for name in players]
     events.append(Event("coup.court.shuffled", {}, {"court": list(court)}))
-    if draft:
+    if rulebook.draft:
         events.append(Event("coup.draft.started", {}))
     else:
         events.append(Event("coup.turn.started", {"player": first}))
     return events
 
 
-def _deal(players, variants, dealer, draft):
-    if draft:
-        one_set = list(characters_in_play(variants))
+def _deal(players, rulebook, dealer):
+    """Each player's cards and the court: in the draft a set of every character
+    each, and another set for the court."""
+    if rulebook.draft:
+        one_set = list(rulebook.characters)
         return {name: sorted(one_set) for name in players}, dealer.shuffle(one_set)
-    deck = dealer.shuffle(deck_for(variants, len(players)))
-    deal = {name: deck[2 * i : 2 * i + 2] for i, name in enumerate(players)}
-    return deal, deck[2 * len(players) :]
+    deck = dealer.shuffle(rulebook.deck(len(players)))
+    size = rulebook.deal_size
+    deal = {name: deck[size * i : size * (i + 1)] for i, name in enumerate(players)}
+    return deal, deck[size * len(players) :]
 
 
 def _alternating(players, first, first_faction):

@@ -6,7 +6,7 @@ rules: every decision was taken when the event was made (see ``decisions.py`` an
 """
 
 from games.engine.decisions import Decision
-from games.kinds.coup.engine.cards import OPPOSITE_FACTION, Table, table_for
+from games.kinds.coup.engine.cards import OPPOSITE_FACTION, Rulebook, rulebook_for
 
 
 class Player:
@@ -70,7 +70,7 @@ class CoupState:
         "players",
         "by_name",
         "variants",
-        "table",
+        "rulebook",
         "court",
         "aside",
         "reserve",
@@ -94,7 +94,7 @@ class CoupState:
         self.players: list[Player] = []
         self.by_name: dict[str, Player] = {}
         self.variants = frozenset()
-        self.table: Table | None = None
+        self.rulebook: Rulebook | None = None
         self.court: list[str] = []  # top first
         self.aside: list[str] = []  # two-player draft: out of the game, unseen
         self.reserve = 0  # the factions' treasury reserve
@@ -173,7 +173,7 @@ def from_json(data: dict) -> CoupState:
         players.append(player)
     state.seat_players(players)
     state.variants = frozenset(data["variants"])
-    state.table = table_for(state.variants)
+    state.rulebook = rulebook_for(state.variants)
     state.court, state.aside = list(data["court"]), list(data["aside"])
     state.reserve, state.first, state.step = data["reserve"], data["first"], data["step"]
     state.turn = state.by_name[data["turn"]] if data["turn"] else None
@@ -203,7 +203,7 @@ def from_json(data: dict) -> CoupState:
 
 def _started(state, data, secret):
     state.variants = frozenset(data["variants"])
-    state.table = table_for(state.variants)
+    state.rulebook = rulebook_for(state.variants)
     factions = data.get("factions") or {}
     state.seat_players(
         [Player(name, seat, data["coins"][name], factions.get(name)) for seat, name in enumerate(data["players"])]

@@ -10,6 +10,7 @@ and scenario files only.
 """
 
 from games.engine.common import awaited_view
+from games.kinds.coup.engine.actions import ACTIONS
 from games.kinds.coup.engine.rules import stolen
 from games.kinds.coup.engine.state import CoupState
 
@@ -38,7 +39,7 @@ def shown(state: CoupState, viewer, omniscient: bool) -> dict:
         "awaiting": awaited_view(state),
         "winner": state.winner,
     }
-    if "two_player_draft" in state.variants:
+    if state.rulebook.draft:
         shown["aside"] = list(state.aside) if omniscient else len(state.aside)
     if state.action is not None:
         shown["pending"] = _pending(state, viewer, omniscient)
@@ -56,8 +57,9 @@ def _pending(state: CoupState, viewer, omniscient: bool) -> dict:
         value = getattr(action, key)
         if value is not None:
             pending[key] = value
-    if action.kind == "steal":
-        pending["coins"] = stolen(state.by_name[action.target])
+    steals = ACTIONS[action.kind].steals
+    if steals:
+        pending["coins"] = stolen(state.by_name[action.target], steals)
     if state.challenge is not None and state.challenge.on != "inheritance":
         pending["challenger"] = state.challenge.challenger
         pending["challenged"] = state.challenge.claimant

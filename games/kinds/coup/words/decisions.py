@@ -16,20 +16,22 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.kinds.coup.engine.cards import CONVERT_COST, COSTS, table_for
+from games.kinds.coup.engine.actions import ACTIONS, ANYONE
+from games.kinds.coup.engine.cards import rulebook_for
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.words.names import action_name, card_list, card_name, coins
 from games.kinds.words import Words
 
 
 class Context:
-    """What labels need to know about the table, read from the viewer's ``view``."""
+    """What labels need to know about the game, read from the viewer's ``view``
+    and the rulebook of its variants."""
 
     def __init__(self, view: dict, viewer: str, names: dict, variants=()):
         self.view = view
         self.viewer = viewer
         self.names = names
-        self.table = table_for(frozenset(variants))
+        self.rulebook = rulebook_for(frozenset(variants))
         self.pending = view.get("pending") or {}
         self.inheritance = view.get("inheritance")
 
@@ -57,95 +59,35 @@ def _claims(card) -> str:
 # ---- turn ----------------------------------------------------------------------------------
 
 
-def _label_income(option, ctx):
-    return _("Income — take 1 coin")
-
-
-def _label_foreign_aid(option, ctx):
-    blocker = ctx.table.blockers["foreign_aid"][0]
-    return _("Foreign Aid — take 2 coins (%(card)s can block)") % {"card": card_name(blocker)}
-
-
-def _label_tax(option, ctx):
-    return _("Tax — take 3 coins (%(claim)s)") % {"claim": _claims("duke")}
-
-
-def _label_exchange(option, ctx):
-    card = ctx.table.claims["exchange"]
-    if option.get("draws") == 1:
-        return _("Exchange — draw 1 card from the court deck, then return 1 (%(claim)s)") % {"claim": _claims(card)}
-    return _("Exchange — draw 2 cards from the court deck, then return 2 (%(claim)s)") % {"claim": _claims(card)}
-
-
-def _label_embezzle(option, ctx):
-    return _("Embezzle — take the %(coins)s of the treasury reserve (claims you hold no %(card)s)") % {
-        "coins": coins(ctx.view.get("reserve", 0)),
-        "card": card_name(ctx.table.embezzle_forbidden),
-    }
-
-
-def _label_convert(option, ctx):
+def _label_turn(option, ctx):
+    """A turn action's button, from its record: the form the option calls for
+    (naming a character, aimed at oneself, drawing one card), filled with the
+    target, the claim, the character named, disclaimed or first to block, and
+    the coins the option moves (taken, or paid)."""
+    act = option["act"]
+    action = ACTIONS[act]
+    rulebook = ctx.rulebook
     target = option.get("target")
-    if target is None or target == ctx.viewer:
-        return _("Change your faction — pay %(coins)s to the treasury reserve") % {"coins": coins(CONVERT_COST[True])}
-    return _("Convert %(player)s to the other faction — pay %(coins)s to the treasury reserve") % {
-        "player": ctx.name(target),
-        "coins": coins(CONVERT_COST[False]),
-    }
-
-
-def _label_patronage(option, ctx):
-    return _("Patronage — take 3 coins, keep 2 and give 1 to %(player)s (%(claim)s)") % {
-        "player": ctx.name(option.get("target")),
-        "claim": _claims("patron"),
-    }
-
-
-def _label_coup(option, ctx):
-    params = {"player": ctx.name(option.get("target")), "coins": coins(COSTS["coup"])}
+    template, cost = action.label, action.cost
     if "name" in option:
-        params["card"] = card_name(option["name"])
-        return (
-            _(
-                "Coup against %(player)s naming %(card)s — pay %(coins)s; %(player)s shows every card "
-                "and loses that one if it is there"
-            )
-            % params
-        )
-    return _("Coup against %(player)s — pay %(coins)s; %(player)s loses an influence") % params
-
-
-def _label_assassinate(option, ctx):
-    params = {
-        "player": ctx.name(option.get("target")),
-        "coins": coins(COSTS["assassinate"]),
-        "claim": _claims("assassin"),
-    }
-    if "name" in option:
-        params["card"] = card_name(option["name"])
-        return (
-            _(
-                "Assassinate %(player)s naming %(card)s — pay %(coins)s; %(player)s shows every card "
-                "and loses that one if it is there (%(claim)s)"
-            )
-            % params
-        )
-    return _("Assassinate %(player)s — pay %(coins)s; %(player)s loses an influence (%(claim)s)") % params
-
-
-def _label_steal(option, ctx):
-    return _("Steal from %(player)s — take %(coins)s (%(claim)s)") % {
-        "player": ctx.name(option.get("target")),
-        "coins": coins(option["coins"]),
-        "claim": _claims("captain"),
-    }
-
-
-def _label_examine(option, ctx):
-    return _("Examine %(player)s — see one of their cards, maybe make them swap it (%(claim)s)") % {
-        "player": ctx.name(option.get("target")),
-        "claim": _claims("inquisitor"),
-    }
+        template = action.label_named
+    elif action.aim == ANYONE and target in (None, ctx.viewer):
+        template, cost = action.label_own, action.own_cost
+    elif option.get("draws") == 1:
+        template = action.label_drawing_one
+    params = {"player": ctx.name(target)}
+    if act in rulebook.claims:
+        params["claim"] = _claims(rulebook.claims[act])
+    card = option.get("name") or rulebook.disclaims.get(act) or next(iter(rulebook.blockers.get(act, ())), None)
+    if card is not None:
+        params["card"] = card_name(card)
+    if "coins" in option:
+        params["coins"] = coins(option["coins"])
+    elif action.takes_reserve:
+        params["coins"] = coins(ctx.view.get("reserve", 0))
+    else:
+        params["coins"] = coins(cost)
+    return _(template) % params
 
 
 def _waits_for_turn(ctx):
@@ -155,42 +97,18 @@ def _waits_for_turn(ctx):
 def pending_effect(ctx: Context) -> str:
     """What the pending action does if nobody stops it, e.g. "Ana takes 3 coins"."""
     pending = ctx.pending
-    action = pending.get("action")
-    actor = ctx.name(pending.get("player"))
-    target = ctx.name(pending.get("target"))
-    if action == "income":
-        return _("%(player)s takes 1 coin") % {"player": actor}
-    if action == "foreign_aid":
-        return _("%(player)s takes 2 coins") % {"player": actor}
-    if action == "tax":
-        return _("%(player)s takes 3 coins") % {"player": actor}
-    if action == "steal":
-        return _("%(player)s takes %(coins)s from %(target)s") % {
-            "player": actor,
-            "coins": coins(pending["coins"]),
-            "target": target,
-        }
-    if action in ("coup", "assassinate"):
-        if "name" in pending:
-            return _("%(target)s shows every card and loses %(card)s if it is there") % {
-                "target": target,
-                "card": card_name(pending["name"]),
-            }
-        return _("%(target)s loses an influence") % {"target": target}
-    if action == "exchange":
-        return _("%(player)s exchanges cards with the court deck") % {"player": actor}
-    if action == "examine":
-        return _("%(player)s sees one of %(target)s's cards") % {"player": actor, "target": target}
-    if action == "patronage":
-        return _("%(player)s takes 2 coins and %(target)s 1") % {
-            "player": actor,
-            "target": ctx.name(pending.get("beneficiary")),
-        }
-    if action == "embezzle":
-        return _("%(player)s keeps the coins of the treasury reserve") % {"player": actor}
-    if action == "convert":
-        return _("%(target)s changes faction") % {"target": target}
-    return action_name(action)
+    act = pending.get("action")
+    action = ACTIONS.get(act)
+    if action is None:
+        return action_name(act)
+    params = {"player": ctx.name(pending.get("player")), "target": ctx.name(pending.get(action.target_key))}
+    template = action.unopposed
+    if "coins" in pending:
+        params["coins"] = coins(pending["coins"])
+    if "name" in pending:
+        template = action.unopposed_named
+        params["card"] = card_name(pending["name"])
+    return _(template) % params
 
 
 # ---- respond, block, challenged, and the rest ------------------------------------------
@@ -220,14 +138,14 @@ def _label_challenge(option, ctx):
             "card": card_name(pending.get("block_card")),
         }
     action = pending.get("action")
-    if action == "embezzle":
+    if action in ctx.rulebook.disclaims:
         return _("Challenge %(player)s: you say they hold a %(card)s — whoever is wrong loses an influence") % {
             "player": ctx.name(pending.get("player")),
-            "card": card_name(ctx.table.embezzle_forbidden),
+            "card": card_name(ctx.rulebook.disclaims[action]),
         }
     return _("Challenge %(player)s's %(card)s — whoever is wrong loses an influence") % {
         "player": ctx.name(pending.get("player")),
-        "card": card_name(ctx.table.claims.get(action)),
+        "card": card_name(ctx.rulebook.claims.get(action)),
     }
 
 
@@ -363,19 +281,7 @@ def _waits_for_draft(ctx):
 
 WORDS = {
     "turn": DecisionWords(
-        labels={
-            "income": _label_income,
-            "foreign_aid": _label_foreign_aid,
-            "tax": _label_tax,
-            "exchange": _label_exchange,
-            "embezzle": _label_embezzle,
-            "convert": _label_convert,
-            "patronage": _label_patronage,
-            "coup": _label_coup,
-            "assassinate": _label_assassinate,
-            "steal": _label_steal,
-            "examine": _label_examine,
-        },
+        labels=dict.fromkeys(ACTIONS, _label_turn),
         waits_for=_waits_for_turn,
         onlooker_prompt=gettext_lazy("choose an action"),
         grouped=True,
@@ -407,17 +313,17 @@ WORDS = {
 
 # ---- what the kind offers the platform -------------------------------------------------
 
-# How a button looks: the answers that cost or risk something stand out.
+# How a button looks: the answers that cost or risk something stand out (a turn
+# action's style is on its record).
 _STYLES = {
     "challenge": "risky",
     "block": "risky",
-    "coup": "attack",
-    "assassinate": "attack",
     "concede": "quiet",
     "allow": "quiet",
     "decline": "quiet",
     "give_back": "quiet",
     "lose": "risky",
+    **{act: action.style for act, action in ACTIONS.items()},
 }
 
 

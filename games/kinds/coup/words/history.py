@@ -18,7 +18,8 @@ standing answers (``coup.standing.set``) produce no sentence.
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.kinds.coup.engine.cards import COSTS, OPPOSITE_FACTION, table_for
+from games.kinds.coup.engine.actions import ACTIONS, ANYONE
+from games.kinds.coup.engine.cards import OPPOSITE_FACTION, rulebook_for
 from games.kinds.coup.words.names import action_name, card_list, card_name, coins, faction_name
 from games.kinds.words import History, Story, last_action_told
 
@@ -50,15 +51,15 @@ class CoupStory(Story):
 
     def __init__(self, viewer, names):
         super().__init__(viewer, names)
-        self.table = table_for(frozenset())
+        self.rulebook = rulebook_for(frozenset())
         self.variants = frozenset()
         self.action = None  # the public fields of the action being resolved
         self.factions = {}
         self.out = set()
-        self.cost = None  # (player, coins) a Coup or Assassination just paid, told with it
+        self.cost = None  # (player, coins) an action just paid into the treasury, told with it
 
     def claim_of(self, action) -> str | None:
-        return self.table.claims.get(action)
+        return self.rulebook.claims.get(action)
 
 
 # ---- one teller per event type -----------------------------------------------------------
@@ -66,7 +67,7 @@ class CoupStory(Story):
 
 def _started(story, data):
     story.variants = frozenset(data.get("variants", ()))
-    story.table = table_for(story.variants)
+    story.rulebook = rulebook_for(story.variants)
     story.factions = dict(data.get("factions") or {})
     players = [story.name(p) for p in data.get("players", [])]
     text = _("The game began with %(players)s. %(first)s plays first.") % {
@@ -114,51 +115,27 @@ def _turn_started(story, data):
 
 def _declared(story, data):
     story.action = dict(data)
-    actor = story.name(data["player"])
-    action = data["action"]
-    story.cost = (data["player"], COSTS[action]) if action in COSTS else None
-    target = story.name(data.get("target"))
-    claim = story.claim_of(action)
-    params = {"player": actor, "target": target, "card": card_name(claim) if claim else ""}
-    if action == "income":
-        return _("%(player)s took Income.") % params
-    if action == "foreign_aid":
-        return _("%(player)s asked for Foreign Aid (2 coins).") % params
-    if action == "coup":
-        params["coins"] = coins(COSTS["coup"])
-        if "name" in data:
-            params["named"] = card_name(data["name"])
-            return _("%(player)s paid %(coins)s to launch a Coup against %(target)s, naming %(named)s.") % params
-        return _("%(player)s paid %(coins)s to launch a Coup against %(target)s.") % params
-    if action == "tax":
-        return _("%(player)s claimed the %(card)s to take 3 coins.") % params
-    if action == "assassinate":
-        params["coins"] = coins(COSTS["assassinate"])
-        if "name" in data:
-            params["named"] = card_name(data["name"])
-            return (
-                _("%(player)s claimed the %(card)s and paid %(coins)s to assassinate %(target)s, naming %(named)s.")
-                % params
-            )
-        return _("%(player)s claimed the %(card)s and paid %(coins)s to assassinate %(target)s.") % params
-    if action == "steal":
-        return _("%(player)s claimed the %(card)s to steal from %(target)s.") % params
-    if action == "exchange":
-        return _("%(player)s claimed the %(card)s to exchange cards with the court deck.") % params
-    if action == "examine":
-        return _("%(player)s claimed the %(card)s to examine a card of %(target)s.") % params
-    if action == "patronage":
-        params["target"] = story.name(data.get("beneficiary"))
-        return _("%(player)s claimed the %(card)s to take 3 coins and give 1 of them to %(target)s.") % params
-    if action == "convert":
-        if data.get("target") in (None, data["player"]):
-            return _("%(player)s paid to change faction.") % params
-        return _("%(player)s paid to convert %(target)s to the other faction.") % params
-    if action == "embezzle":
-        params["card"] = card_name(story.table.embezzle_forbidden)
-        params["coins"] = coins(data.get("takes", 0))
-        return _("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve.") % params
-    return _("%(player)s chose %(action)s.") % {"player": actor, "action": action_name(action)}
+    actor = data["player"]
+    act = data["action"]
+    cost = _paid_into_treasury(act)
+    story.cost = (actor, cost) if cost else None  # told here, so the payment's own line is left out
+    action = ACTIONS.get(act)
+    if action is None:
+        return _("%(player)s chose %(action)s.") % {"player": story.name(actor), "action": action_name(act)}
+    card = story.rulebook.disclaims.get(act) or story.claim_of(act)  # the character claimed, or disclaimed
+    params = {
+        "player": story.name(actor),
+        "target": story.name(data.get(action.target_key)),
+        "card": card_name(card) if card else "",
+        "coins": coins(data.get("takes", 0) if action.takes_reserve else action.cost),
+    }
+    template = action.told
+    if "name" in data:
+        template = action.told_named
+        params["named"] = card_name(data["name"])
+    elif action.aim == ANYONE and data.get("target") in (None, actor):
+        template = action.told_own
+    return _(template) % params
 
 
 def _coins_moved(story, data):
@@ -175,7 +152,7 @@ def _coins_moved(story, data):
         params["target"] = story.name(dest)
     if source == "treasury" and dest not in places:
         action = story.action or {}
-        if action.get("player") == dest and COSTS.get(action.get("action")) == amount:
+        if action.get("player") == dest and _paid_into_treasury(action.get("action")) == amount:
             return _("%(target)s got the %(coins)s back.") % params  # a failed action's refund
         return _("%(target)s took %(coins)s from the treasury.") % params
     if source == "reserve" and dest not in places:
@@ -195,6 +172,12 @@ def _coins_moved(story, data):
     return ""
 
 
+def _paid_into_treasury(act) -> int:
+    """What declaring ``act`` pays into the treasury (a failed action's refund gives it back)."""
+    action = ACTIONS.get(act)
+    return action.cost if action is not None and action.pays_into == "treasury" else 0
+
+
 def _allowed(story, data):
     return _("%(player)s let it pass.") % {"player": story.name(data["player"])}
 
@@ -208,8 +191,8 @@ def _challenged(story, data):
     if on == "block":
         params["card"] = card_name(action.get("block_card"))
         return _("%(player)s challenged %(claimant)s's %(card)s.") % params
-    if action.get("action") == "embezzle":
-        params["card"] = card_name(story.table.embezzle_forbidden)
+    if action.get("action") in story.rulebook.disclaims:
+        params["card"] = card_name(story.rulebook.disclaims[action["action"]])
         return _("%(player)s challenged %(claimant)s, saying they hold a %(card)s.") % params
     params["card"] = card_name(story.claim_of(action.get("action")))
     return _("%(player)s challenged %(claimant)s's %(card)s.") % params
@@ -219,8 +202,8 @@ def _proved(story, data):
     cards = data.get("cards", [])
     params = {"player": story.name(data["player"]), "cards": card_list(cards)}
     action = story.action or {}
-    if action.get("action") == "embezzle" and not action.get("block_card"):
-        params["card"] = card_name(story.table.embezzle_forbidden)
+    if action.get("action") in story.rulebook.disclaims and not action.get("block_card"):
+        params["card"] = card_name(story.rulebook.disclaims[action["action"]])
         return _("%(player)s revealed %(cards)s — no %(card)s — and shuffled them into the court deck.") % params
     return _("%(player)s showed the %(cards)s and shuffled it into the court deck.") % params
 

@@ -1,9 +1,10 @@
 """Coup's answers written in a reply: "allow", "block duke", "steal ana", "keep duke captain".
 
-``CoupReplies.read`` sorts the words of a line into acts, cards and players, and finds
-the one legal option they name (``games/mail/inbound.py`` does the rest: whose reply
-it is, the first line, playing it, explaining a refusal); ``CoupReplies.word`` writes
-an option as a reply would.
+``CoupReplies.read`` sorts the words of a line into acts, cards and players, and
+finds the one legal option they name (``games/mail/inbound.py`` does the rest: whose
+reply it is, the first line, playing it, explaining a refusal); ``CoupReplies.word``
+writes an option as a reply would. A turn action's words are on its record
+(``engine/actions.py``); the other answers' are here.
 """
 
 from collections import Counter
@@ -15,7 +16,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from games.kinds.coup.engine.cards import CARD_NAMES, table_for
+from games.kinds.coup.engine.actions import ACTIONS
+from games.kinds.coup.engine.cards import rulebook_for
+from games.kinds.coup.engine.characters import CHARACTERS
+from games.kinds.coup.words.names import card_name
 from games.kinds.words import Replies, Reply, normalize
 
 # Each word (accents removed, lower case) and the acts it may mean. A word that
@@ -27,17 +31,7 @@ ACT_WORDS = {
     ),
     "challenge": "challenge doubt desafiar desafio dudar dudo duvidar duvido contestar contesto",
     "block": "block bloquear bloqueo bloqueio bloqueo",
-    "income": "income ingreso ingresos renda rendimento",
-    "foreign_aid": "foreign_aid aid ayuda ajuda",
-    "tax": "tax taxes impuesto impuestos imposto impostos",
-    "coup": "coup golpe",
-    "assassinate": "assassinate assassination kill asesinar asesinato assassinar assassinato",
-    "steal": "steal robar robo roubar roubo extorsion extorquir",
-    "exchange": "exchange swap intercambiar intercambio cambiar cambio trocar troca",
-    "examine": "examine examinar investigar interrogar",
-    "embezzle": "embezzle embezzlement malversar malversacion desviar desvio",
-    "convert": "convert conversion convertir converter conversao",
-    "patronage": "patronage mecenazgo mecenato patrocinio patrocinar",
+    **{act: action.reply_words for act, action in ACTIONS.items()},
     "prove": "prove reveal probar pruebo provar provo revelar revelo",
     "show": "show mostrar muestro mostro ensenar ensenho",
     "concede": "concede admit ceder cedo conceder admitir admito",
@@ -52,10 +46,7 @@ ACT_WORDS = {
 ALSO = {"show": {"prove"}, "prove": {"show"}, "keep": {"draft_keep"}}
 # Answers of two words, read as one.
 PHRASES = {
-    ("foreign", "aid"): "foreign_aid",
-    ("ayuda", "exterior"): "foreign_aid",
-    ("ajuda", "externa"): "foreign_aid",
-    ("ajuda", "estrangeira"): "foreign_aid",
+    **{tuple(phrase.split()): act for act, action in ACTIONS.items() for phrase in action.reply_phrases},
     ("give", "back"): "give_back",
     ("force", "exchange"): "force_exchange",
     ("claim", "inheritance"): "claim_inheritance",
@@ -67,17 +58,7 @@ REPLY_WORDS = {
     "allow": pgettext_lazy("reply word", "allow"),
     "challenge": pgettext_lazy("reply word", "challenge"),
     "block": pgettext_lazy("reply word", "block"),
-    "income": pgettext_lazy("reply word", "income"),
-    "foreign_aid": pgettext_lazy("reply word", "foreign aid"),
-    "tax": pgettext_lazy("reply word", "tax"),
-    "coup": pgettext_lazy("reply word", "coup"),
-    "assassinate": pgettext_lazy("reply word", "assassinate"),
-    "steal": pgettext_lazy("reply word", "steal"),
-    "exchange": pgettext_lazy("reply word", "exchange"),
-    "examine": pgettext_lazy("reply word", "examine"),
-    "embezzle": pgettext_lazy("reply word", "embezzle"),
-    "convert": pgettext_lazy("reply word", "convert"),
-    "patronage": pgettext_lazy("reply word", "patronage"),
+    **{act: pgettext_lazy("reply word", action.reply) for act, action in ACTIONS.items()},
     "prove": pgettext_lazy("reply word", "prove"),
     "show": pgettext_lazy("reply word", "show"),
     "concede": pgettext_lazy("reply word", "concede"),
@@ -132,10 +113,10 @@ def translated_acts() -> tuple[dict[str, tuple[str, frozenset]], dict[tuple, str
 @cache
 def card_words() -> dict[str, str]:
     """Every way to write a card: its id, and its name in each language of the site."""
-    words = {card: card for card in CARD_NAMES}
+    words = {card: card for card in CHARACTERS}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            words.update({normalize(_(name)): card for card, name in CARD_NAMES.items()})
+            words.update({normalize(card_name(card)): card for card in CHARACTERS})
     return words
 
 
@@ -246,7 +227,7 @@ def match(reading: Reading, options: list[dict], pending: dict | None = None, va
         acts = reading.acts[0]
     elif len({option["act"] for option in options}) != 1:
         return Match()  # no act written, and the answers differ by act
-    claim = table_for(frozenset(variants)).claims.get(pending.get("action"))
+    claim = rulebook_for(frozenset(variants)).claims.get(pending.get("action"))
     mentioned_cards = {card for card in (claim, pending.get("block_card"), pending.get("name")) if card}
     mentioned_players = {pending.get(key) for key in ("player", "blocker", "target")} - {None}
     fits = {"exact": [], "partial": []}
@@ -268,11 +249,11 @@ class CoupReplies(Replies):
         "bloquear capitán", "manter duque capitão"."""
         words = [str(REPLY_WORDS[option["act"]])]
         if "as" in option:
-            words.append(_(CARD_NAMES[option["as"]]).lower())
+            words.append(card_name(option["as"]).lower())
         if "target" in option:
             words.append(names.get(option["target"], option["target"]).split()[0].lower())
         cards = [option[key] for key in ("name", "card") if key in option] + list(option.get("cards", ()))
-        words.extend(_(CARD_NAMES[card]).lower() for card in cards)
+        words.extend(card_name(card).lower() for card in cards)
         return " ".join(words)
 
     def read(self, line: str, table) -> Reply:

@@ -7,7 +7,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.kinds.base import About
-from games.kinds.coup.engine.cards import COSTS, FORCED_COUP_COINS, VARIANTS, characters_in_play, table_for
+from games.kinds.coup.engine.actions import ACTIONS
+from games.kinds.coup.engine.cards import FORCED_COUP_COINS, VARIANTS, rulebook_for
 from games.kinds.coup.words.names import action_name, card_ability, card_list, card_name, coins
 
 VARIANT_NAMES = {
@@ -71,7 +72,7 @@ VARIANT_RULES = {
 
 def base_rules(variants=()) -> str:
     """The base game in a short paragraph, with the characters actually in play."""
-    cards = characters_in_play(variants)
+    cards = rulebook_for(frozenset(variants)).characters
     return _(
         "Each player starts with 2 face-down cards (influences) and 2 coins. On your turn take one action: "
         "Income (1 coin), Foreign Aid (2 coins, can be blocked), a Coup (7 coins: a player loses an influence; "
@@ -82,10 +83,12 @@ def base_rules(variants=()) -> str:
 
 def characters(variants=()) -> list[dict]:
     """The characters in play with their names and abilities, for the card gallery."""
-    return [{"id": c, "name": card_name(c), "ability": card_ability(c)} for c in characters_in_play(variants)]
+    characters = rulebook_for(frozenset(variants)).characters
+    return [{"id": c, "name": card_name(c), "ability": card_ability(c)} for c in characters]
 
 
-# The turn's actions in the order the reference lists them.
+# The turn's actions in the order the reference lists them (a turn offers them in
+# the order of ``ACTIONS``).
 REFERENCE_ORDER = (
     "income",
     "foreign_aid",
@@ -104,23 +107,25 @@ REFERENCE_ORDER = (
 def reference(variants=()) -> dict:
     """Every action of a game with ``variants``: its cost, the character it claims
     (if any) and the characters that block it; and the forced Coup."""
-    table = table_for(frozenset(variants))
+    rulebook = rulebook_for(frozenset(variants))
     rows = []
     for act in REFERENCE_ORDER:
-        if act not in table.turn_actions:
+        if act not in rulebook.actions:
             continue
-        if act in table.claims:
-            who = card_name(table.claims[act])
-        elif act == "embezzle":
-            who = _("whoever holds no %(card)s") % {"card": card_name(table.embezzle_forbidden)}
+        if act in rulebook.claims:
+            who = card_name(rulebook.claims[act])
+        elif act in rulebook.disclaims:
+            who = _("whoever holds no %(card)s") % {"card": card_name(rulebook.disclaims[act])}
         else:
             who = _("anyone")
+        action = ACTIONS[act]
         rows.append(
             {
                 "action": action_name(act),
-                "cost": coins(COSTS[act]) if act in COSTS else "",
+                # One cost, or none: what Conversion costs depends on whom it converts.
+                "cost": coins(action.cost) if action.cost and action.own_cost is None else "",
                 "who": who,
-                "blocked_by": card_list(table.blockers.get(act, ())),
+                "blocked_by": card_list(rulebook.blockers.get(act, ())),
             }
         )
     return {

@@ -130,12 +130,12 @@ def pending_summary(view: dict, ctx: Context) -> str:
         "action": action_name(action),
         "effect": pending_effect(ctx),
     }
-    claim = ctx.table.claims.get(action)
+    claim = ctx.rulebook.claims.get(action)
     if claim:
         params["card"] = card_name(claim)
         text = _("%(player)s claims the %(card)s for %(action)s: %(effect)s.") % params
-    elif action == "embezzle":
-        params["card"] = card_name(ctx.table.embezzle_forbidden)
+    elif action in ctx.rulebook.disclaims:
+        params["card"] = card_name(ctx.rulebook.disclaims[action])
         text = _("%(player)s claims to hold no %(card)s for %(action)s: %(effect)s.") % params
     else:
         text = _("%(player)s chose %(action)s: %(effect)s.") % params
