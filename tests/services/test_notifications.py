@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from coupsite.celery import app
 from games import tasks
+from games.mail import emails
 from games.models import Game
 from games.services import notifications, play
 from outbox import services as outbox
@@ -294,7 +295,7 @@ def test_with_a_relay_process_writers_hand_over_nothing_and_one_run_joins_the_wa
         for update in ([1, 0, 2], [2, 5, 6], [1, 2, 3]):
             with transaction.atomic():  # three moves, each committed alone
                 outbox.send(tasks.games_advanced.s([update]))
-        outbox.send(tasks.send_started.s(7))
+        outbox.send(emails.send_started.s(7))
         outbox.send(tasks.games_advanced.s([[3, 0, 1]]), eta=timezone.now())
         notifications.preferences_changed(user=ana)
     assert callbacks == [] and handed == [] and Message.objects.count() == 6
