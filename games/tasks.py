@@ -4,15 +4,15 @@ safe to run twice (every write they cause is version-checked).
 The services queue these by name (``services/notifications.py``), through the
 outbox, in the transaction of the change that calls for them: their registered
 names (``games.tasks.<function>``) are part of the stored outbox and of the
-settings, so they stay. ``expire_deadline``, ``sweep_deadlines`` and
-``remind_game`` run on the deadline queue (settings ``CELERY_TASK_ROUTES``)."""
+settings, so they stay. Each email is a task of its own, registered under the same
+names by ``games.mail.emails`` (imported here, as the worker imports this module).
+``expire_deadline``, ``sweep_deadlines`` and ``remind_game`` run on the deadline
+queue (settings ``CELERY_TASK_ROUTES``)."""
 
 import uuid
 from datetime import timedelta
-from smtplib import SMTPException
 
 from celery import shared_task
-from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -30,13 +30,6 @@ from outbox import services as outbox
 
 SWEEP_LOCK = "sweep-deadlines"
 SWEEP_LOCK_SECONDS = 300
-
-EMAIL_RETRY = {
-    "autoretry_for": (SMTPException, OSError),
-    "retry_backoff": 30,
-    "retry_backoff_max": 600,
-    "max_retries": 8,
-}
 
 
 @shared_task(ignore_result=True)
@@ -106,16 +99,6 @@ def _remind(*, game: Game) -> int:
     return clock.reminder_claim(game=game, seat_ids=emails.awaited_seat_ids(game))
 
 
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_invitation(invitation_id: int) -> None:
-    emails.send_invitation(invitation_id)
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_reminder(seat_id: int, version: int) -> None:
-    emails.send_reminder(seat_id, version)
-
-
 @shared_task(ignore_result=True, merges_calls=True)
 def games_advanced(updates: list) -> None:
     """Each ``(game_id, before, after)``: events ``before``..``after`` of that game
@@ -141,70 +124,17 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
         now = []
         for seat_id, version in update.decisions:
             if seat_id in present:
-                outbox.send(send_decision.s(seat_id, version), eta=later)
+                outbox.send(emails.send_decision.s(seat_id, version), eta=later)
             else:
                 now.append([seat_id, version])
         if now:
-            outbox.send(send_decisions.s(game.pk, now))
+            outbox.send(emails.send_decisions.s(game.pk, now))
         for seat_id in update.started:
-            outbox.send(send_started.s(seat_id))
+            outbox.send(emails.send_started.s(seat_id))
         for seat_id in update.eliminated:
-            outbox.send(send_eliminated.s(seat_id))
+            outbox.send(emails.send_eliminated.s(seat_id))
         for seat_id in update.finished:
-            outbox.send(send_finished.s(seat_id))
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_decision(seat_id: int, version: int) -> None:
-    """One decision email: a player's who had the game's page open, sent later."""
-    emails.send_decision(seat_id, version)
-
-
-@shared_task(bind=True, ignore_result=True, max_retries=EMAIL_RETRY["max_retries"])
-def send_decisions(self, game_id: int, decisions: list) -> None:
-    """The decision emails of one update (``[seat id, version]`` each). When the mail
-    server fails, the emails not sent yet are tried again later, as ``EMAIL_RETRY``
-    retries one email: those that left are not sent twice."""
-    try:
-        emails.send_decisions(game_id, decisions)
-    except emails.DecisionsUnsent as unsent:
-        countdown = get_exponential_backoff_interval(
-            factor=EMAIL_RETRY["retry_backoff"],
-            retries=self.request.retries,
-            maximum=EMAIL_RETRY["retry_backoff_max"],
-            full_jitter=True,
-        )
-        raise self.retry(args=[game_id, unsent.decisions], exc=unsent.__cause__, countdown=countdown) from None
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_started(seat_id: int) -> None:
-    emails.send_started(seat_id)
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_eliminated(seat_id: int) -> None:
-    emails.send_eliminated(seat_id)
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_finished(seat_id: int) -> None:
-    emails.send_finished(seat_id)
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_reply_unclear(seat_id: int, line: str, problem: str, reading: str = "") -> None:
-    emails.send_reply_unclear(seat_id, line=line, problem=problem, reading=reading)
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_stand_in(seat_id: int, news: str) -> None:
-    emails.send_stand_in(seat_id, news)
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def announce_extension(game_id: int, seat_id: int) -> None:
-    emails.send_extension(game_id, seat_id)
+            outbox.send(emails.send_finished.s(seat_id))
 
 
 @shared_task(ignore_result=True)
@@ -233,14 +163,9 @@ def send_digests() -> int:
     queued = 0
     for user_id in user_ids:
         if cache.add(f"digest:{day}:{user_id}", True, timeout=2 * 24 * 3600):
-            outbox.send(send_digest.s(user_id))
+            outbox.send(emails.send_digest.s(user_id))
             queued += 1
     return queued
-
-
-@shared_task(ignore_result=True, **EMAIL_RETRY)
-def send_digest(user_id: int) -> None:
-    emails.send_digest(user_id)
 
 
 @shared_task(ignore_result=True)

@@ -13,7 +13,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from celery import current_app
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "accounts", "outbox", "coupsite")
@@ -135,12 +134,6 @@ def test_a_rule_between_layers_names_each_import_that_breaks_it():
         imports_between("games.nowhere", "games.tasks")
 
 
-def test_the_services_never_import_the_tasks():
+def test_the_services_never_import_the_tasks_or_the_emails():
     assert imports_between("games.services", "games.tasks") == []
-
-
-@pytest.mark.parametrize("task", __import__("games.services.notifications", fromlist=["TASKS"]).TASKS)
-def test_every_task_the_services_queue_by_name_is_registered(task):
-    import games.tasks  # noqa: F401 (registers them, as the worker's autodiscovery does)
-
-    assert task in current_app.tasks
+    assert imports_between("games.services", "games.mail") == []

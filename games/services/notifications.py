@@ -2,9 +2,11 @@
 queued through the outbox (``outbox/services.py``) in the transaction of that
 change, so they reach Celery once it commits, even when the broker is down then.
 
-Tasks are named here, not imported: ``games.tasks`` calls the services, so the
-services may not import it back. ``TASKS`` lists every name used, and a test
-checks that each is a task the worker has registered."""
+Tasks are named here, not imported: ``games.tasks`` and the emails
+(``games.mail.emails``) call the services, so the services may not import them back.
+Each is queued by ``_queue`` under its registered name, written out in the call, and
+a test reads those calls and checks that each names a task the worker registered.
+"""
 
 from datetime import timedelta
 
@@ -15,47 +17,26 @@ from django.utils import timezone
 from games.models import Game, Invitation, Seat
 from outbox import services as outbox
 
-SEND_INVITATION = "games.tasks.send_invitation"
-SEND_REMINDER = "games.tasks.send_reminder"
-REMIND_GAME = "games.tasks.remind_game"
-GAMES_ADVANCED = "games.tasks.games_advanced"
-EXPIRE_DEADLINE = "games.tasks.expire_deadline"
-ANNOUNCE_EXTENSION = "games.tasks.announce_extension"
-GIVE_STANDING_ANSWERS = "games.tasks.give_standing_answers"
-SEND_REPLY_UNCLEAR = "games.tasks.send_reply_unclear"
-BOT_ANSWER = "games.tasks.bot_answer"
-SEND_STAND_IN = "games.tasks.send_stand_in"
-TASKS = (
-    SEND_INVITATION,
-    SEND_REMINDER,
-    REMIND_GAME,
-    GAMES_ADVANCED,
-    EXPIRE_DEADLINE,
-    ANNOUNCE_EXTENSION,
-    GIVE_STANDING_ANSWERS,
-    SEND_REPLY_UNCLEAR,
-    BOT_ANSWER,
-    SEND_STAND_IN,
-)
 
-
-def _queue(task: str, *args, eta=None, key: str | None = None) -> None:
-    outbox.send(signature(task, args=args), eta=eta, key=key)
+def _queue(task: str, *args, eta=None, key: str | None = None, **kwargs) -> None:
+    """Queue the task registered as ``task`` with ``args`` and ``kwargs`` (``eta`` and
+    ``key``: see ``outbox.services.send``)."""
+    outbox.send(signature(task, args=args, kwargs=kwargs), eta=eta, key=key)
 
 
 def invitation_created(invitation: Invitation) -> None:
-    _queue(SEND_INVITATION, invitation.pk)
+    _queue("games.tasks.send_invitation", invitation.pk)
 
 
 def games_advanced(updates: list) -> None:
     """Each ``(game, before)``: events ``before``..``game.version`` were appended;
     email the players. One message for them all, however many games."""
-    _queue(GAMES_ADVANCED, [[game.pk, before, game.version] for game, before in updates])
+    _queue("games.tasks.games_advanced", [[game.pk, before, game.version] for game, before in updates])
 
 
 def deadline_due(game: Game) -> None:
     """Expire ``game``'s deadline at its moment (the minute sweep is the fallback)."""
-    _queue(EXPIRE_DEADLINE, game.pk, game.version, eta=game.deadline_at)
+    _queue("games.tasks.expire_deadline", game.pk, game.version, eta=game.deadline_at)
 
 
 def bot_called(game: Game, seat: Seat, version: int) -> None:
@@ -63,37 +44,37 @@ def bot_called(game: Game, seat: Seat, version: int) -> None:
     configured pause (``BOT_DELAY_SECONDS``), so a table of bots plays at a pace
     people can follow."""
     eta = timezone.now() + timedelta(seconds=settings.BOT_DELAY_SECONDS) if settings.BOT_DELAY_SECONDS else None
-    _queue(BOT_ANSWER, game.pk, seat.pk, version, eta=eta)
+    _queue("games.tasks.bot_answer", game.pk, seat.pk, version, eta=eta)
 
 
 def stand_in_began(seat: Seat) -> None:
     """Tell ``seat``'s player that a bot plays for them until they are back."""
-    _queue(SEND_STAND_IN, seat.pk, "began")
+    _queue("games.tasks.send_stand_in", seat.pk, "began")
 
 
 def stand_in_played(seat: Seat) -> None:
     """Tell ``seat``'s player that the bot answered a decision of theirs (the first time)."""
-    _queue(SEND_STAND_IN, seat.pk, "played")
+    _queue("games.tasks.send_stand_in", seat.pk, "played")
 
 
 def extension_granted(game: Game, seat: Seat) -> None:
-    _queue(ANNOUNCE_EXTENSION, game.pk, seat.pk)
+    _queue("games.tasks.announce_extension", game.pk, seat.pk)
 
 
 def reminder_moment(game: Game, *, at) -> None:
     """Remind ``game``'s awaited players at ``at`` (the minute sweep is the fallback)."""
-    _queue(REMIND_GAME, game.pk, game.version, eta=at)
+    _queue("games.tasks.remind_game", game.pk, game.version, eta=at)
 
 
 def reminder_due(seat_id: int, version: int) -> None:
-    _queue(SEND_REMINDER, seat_id, version)
+    _queue("games.tasks.send_reminder", seat_id, version)
 
 
 def preferences_changed(*, user) -> None:
     """``user`` saved new preferences for a game kind (call it in the transaction
     that saved them): queue ``tasks.give_standing_answers``, unless one is queued
     that has not started, which will read them anyway. A thousand toggles make one task."""
-    _queue(GIVE_STANDING_ANSWERS, user.pk, key=preferences_key(user.pk))
+    _queue("games.tasks.give_standing_answers", user.pk, key=preferences_key(user.pk))
 
 
 def preferences_key(user_id: int) -> str:
@@ -102,9 +83,7 @@ def preferences_key(user_id: int) -> str:
 
 def reply_unclear(seat: Seat, *, line: str, problem: str, reading: str) -> None:
     """Tell ``seat``'s player that their reply ``line`` was not played, and why."""
-    outbox.send(
-        signature(SEND_REPLY_UNCLEAR, args=(seat.pk,), kwargs={"line": line, "problem": problem, "reading": reading})
-    )
+    _queue("games.tasks.send_reply_unclear", seat.pk, line=line, problem=problem, reading=reading)
 
 
 def seat_notified(*, seat: Seat, version: int) -> None:

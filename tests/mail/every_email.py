@@ -40,7 +40,7 @@ def every_email(smtp) -> dict:
     capture("reminder", lambda: emails.send_reminder(ben_seat.pk, game.version))
     capture("started", lambda: emails.send_started(cai_seat.pk))
     capture("reply-unclear", lambda: emails.send_reply_unclear(ben_seat.pk, line="can't & won't", problem="?"))
-    capture("extension", lambda: emails.send_extension(game.pk, ben_seat.pk))
+    capture("extension", lambda: emails.announce_extension(game.pk, ben_seat.pk))
     profile = profile_of(ben)
     profile.email_mode = EmailMode.DIGEST
     profile.save()

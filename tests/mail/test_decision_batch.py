@@ -9,12 +9,13 @@ from celery.exceptions import Retry
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import history, tasks
+from games import history
 from games.kinds import KINDS
 from games.mail import emails
+from games.mail.emails.sending import SharedTableBlocks, render_text
 from games.mail.tokens import read_answer_token
 from games.models import Seat
-from games.selectors import game_state, player_names
+from games.selectors import game_state, player_names, table_for
 from games.services import play
 from tests.players import awaited, make_player, started_game
 
@@ -105,12 +106,12 @@ def test_a_player_whose_decision_passed_gets_no_email_and_the_others_theirs(db, 
 def test_the_shared_table_block_is_the_block_the_whole_email_context_renders(db, kind, language):
     users = [make_player(name, language) for name in ("Ana", "Ben", "Cai", "Dan")]
     game = started_game(*users, kind=kind)
-    tables = emails.SharedTables(KINDS[game.kind].templates)
+    tables = SharedTableBlocks(KINDS[game.kind].templates)
     with translation.override(language):
         for seat in game.seats.select_related("game", "user__profile"):
-            _table, context = emails._seat_context(seat)
+            context = emails._seat_context(seat, table_for(game, seat.user))
             shared = tables.rendered(context)
-            assert shared["table_txt"].render(None) == emails._render_text(context["table_txt"], context)
+            assert shared["table_txt"].render(None) == render_text(context["table_txt"], context)
             assert shared["table_html"].render(None) == render_to_string(context["table_html"], context)
     assert len(tables.blocks) == 1  # the same table for every reader
 
@@ -130,7 +131,7 @@ def test_a_mail_server_failure_midway_retries_only_the_emails_not_sent(db, smtp)
     smtp.refused.add(failing.user.email)
 
     with pytest.raises(Retry) as retry:
-        tasks.send_decisions.apply(args=[game.pk, decisions], throw=True)
+        emails.send_decisions.apply(args=[game.pk, decisions], throw=True)
     assert list(retry.value.sig.args) == [game.pk, decisions[1:]]  # the first left; the others wait
     assert [mail.to for mail in smtp.messages] == [[first.user.email]]
     game.refresh_from_db()
@@ -139,7 +140,7 @@ def test_a_mail_server_failure_midway_retries_only_the_emails_not_sent(db, smtp)
     assert notified[failing.pk] < game.version and notified[last.pk] < game.version
 
     smtp.refused.clear()  # the server is back: the retry sends the rest, once each
-    tasks.send_decisions.apply(args=retry.value.sig.args, throw=True)
+    emails.send_decisions.apply(args=retry.value.sig.args, throw=True)
     assert sorted(address for mail in smtp.messages for address in mail.to) == sorted(
         seat.user.email for seat in (first, failing, last)
     )

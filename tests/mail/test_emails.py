@@ -142,6 +142,20 @@ def test_a_failed_send_never_breaks_a_move(named, settings, django_capture_on_co
     assert game_state(game).by_name["p1"].coins == 3 and game.status == Game.Status.ACTIVE
 
 
+def test_an_email_the_mail_server_refuses_is_tried_again_later_with_the_same_ids(named, smtp):
+    ana, ben, cai = named
+    game = started_game(ana, ben, cai)
+    seat = game.seats.get(user=ben)
+    smtp.refused.add(ben.email)
+    with pytest.raises(Retry) as retry:
+        emails.send_started.apply(args=[seat.pk], throw=True)
+    assert list(retry.value.sig.args) == [seat.pk]
+    assert 0 <= retry.value.when <= 30  # the first pause, the shortest
+    smtp.refused.clear()
+    emails.send_started.apply(args=retry.value.sig.args, throw=True)
+    assert [mail.subject for mail in smtp.to(ben.email)] == [f"Started: Coup #{game.pk} with Ana, Ben, Cai"]
+
+
 def test_eliminated_and_finished_players_are_told(named, smtp, django_capture_on_commit_callbacks):
     ana, ben, cai = named
     game = start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)

@@ -1,6 +1,7 @@
 """The transactional outbox (outbox/services.py): what a move calls for is stored
 with the move and reaches Celery even when the broker was down when it was made."""
 
+import ast
 import base64
 import json
 import re
@@ -8,6 +9,7 @@ import socket
 import subprocess
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -18,6 +20,7 @@ from django.utils import timezone
 
 from coupsite.celery import app
 from games import tasks
+from games.mail import emails
 from games.models import Game
 from games.services import notifications, play
 from outbox import services as outbox
@@ -253,6 +256,34 @@ def test_a_message_naming_no_known_task_waits_and_holds_up_nothing(ana, handed):
     assert (stuck.attempts, stuck.last_error) == (1, "no such task")
 
 
+# --- the names the services queue tasks by ----------------------------------------------
+
+SERVICES = Path(__file__).resolve().parents[2] / "games" / "services"
+
+
+def calls_in_the_services(callee: str) -> list[ast.Call]:
+    """Every call in the services' source whose callee is written ``callee``."""
+    return [
+        node
+        for path in sorted(SERVICES.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == callee
+    ]
+
+
+def test_every_task_the_services_queue_by_name_is_registered():
+    """The services queue a task only through ``notifications._queue``, each call
+    naming its task written out; each name is a task the worker registers."""
+    import games.tasks  # noqa: F401 (registers every task, the emails' too, as the worker's autodiscovery does)
+
+    assert len(calls_in_the_services("outbox.send")) == 1  # the one in _queue
+    queued = calls_in_the_services("_queue")
+    assert all(isinstance(call.args[0], ast.Constant) for call in queued)
+    names = {call.args[0].value for call in queued}
+    assert {"games.tasks.send_invitation", "games.tasks.games_advanced"} <= names  # the parser finds them
+    assert {name for name in names if name not in app.tasks} == set()
+
+
 # --- the relay as a process of its own (OUTBOX_RELAY_PROCESS) -------------------------
 
 
@@ -264,7 +295,7 @@ def test_with_a_relay_process_writers_hand_over_nothing_and_one_run_joins_the_wa
         for update in ([1, 0, 2], [2, 5, 6], [1, 2, 3]):
             with transaction.atomic():  # three moves, each committed alone
                 outbox.send(tasks.games_advanced.s([update]))
-        outbox.send(tasks.send_started.s(7))
+        outbox.send(emails.send_started.s(7))
         outbox.send(tasks.games_advanced.s([[3, 0, 1]]), eta=timezone.now())
         notifications.preferences_changed(user=ana)
     assert callbacks == [] and handed == [] and Message.objects.count() == 6

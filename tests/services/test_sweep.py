@@ -16,7 +16,6 @@ from django.utils import timezone
 from games import tasks
 from games.models import Event, Game, Seat, SeatChange
 from games.services import play
-from games.services.notifications import BOT_ANSWER, GAMES_ADVANCED
 from outbox.models import Message
 from tests.players import expired_copies, make_player, started_game
 from tests.services.test_attention import break_timeout
@@ -39,7 +38,7 @@ def one_timeout(model: Game) -> list[str]:
 
 def advanced_updates() -> list:
     """The (game, before, after) updates of every games_advanced message waiting, one list per message."""
-    return [message.args[0] for message in Message.objects.filter(task=GAMES_ADVANCED).order_by("pk")]
+    return [message.args[0] for message in Message.objects.filter(task="games.tasks.games_advanced").order_by("pk")]
 
 
 def assert_advanced_once(model: Game, ids: list[int], timeout: list[str]) -> None:
@@ -109,7 +108,7 @@ def test_the_sweep_hands_a_seat_to_a_bot_after_its_second_missed_deadline_and_ca
     assert list(SeatChange.objects.filter(game_id=pk).values_list("change", flat=True)) == ["missed"]
     # Ana's turn was played for her (Income), then Ben's turn is awaited: no bot for him,
     # and the stand-in is told to the player.
-    assert not Message.objects.filter(task=BOT_ANSWER).exists()
+    assert not Message.objects.filter(task="games.tasks.bot_answer").exists()
     assert Message.objects.filter(task="games.tasks.send_stand_in", args=[seat.pk, "began"]).exists()
 
 

@@ -1,0 +1,355 @@
+"""The emails the service sends, one function each: registered as the Celery task
+the services queue by name (``sending.email_task``), it takes ids, reads what it
+tells, and sends. An email ``<name>`` is rendered from templates/emails/
+<name>-subject.txt, <name>-body.txt and <name>-body.html in its reader's language
+(``sending.Email``, which says what every email carries).
+
+Every email about a game joins the game's thread, and its subject starts with what
+it is ("Your move: ...", "News: ...", "Game over: ..."). A decision email offers
+one signed link per legal answer and a Reply-To address that plays a written answer.
+
+Adding an email takes its function here, decorated with ``email_task``, its three
+templates, and the call that queues it by its name, ``games.tasks.<function>``
+(``services/notifications.py``).
+"""
+
+from dataclasses import dataclass, field
+from smtplib import SMTPException
+
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import EmailMode, Profile, bot_label, profile_of
+from games import history
+from games.engine.seats import seat_player
+from games.kinds import KINDS
+from games.mail.emails.sending import Batch, Email, SharedTableBlocks, Unsent, absolute, email_task
+from games.mail.tokens import answer_token, reply_address
+from games.models import Event, Game, Invitation, Seat
+from games.selectors import Table, display_name, game_state, player_names, seats_of, table_for
+from games.services.notifications import seat_notified, seats_notified
+
+
+def _game_context(game: Game, names: dict | None = None) -> dict:
+    """What every email about ``game`` says of it; ``names`` (``player_names``) when
+    they are already read."""
+    game_kind = KINDS[game.kind]
+    situation_txt, situation_html = game_kind.templates.email_situation
+    table_txt, table_html = game_kind.templates.email_table
+    return {
+        "game": game,
+        "game_name": game_kind.name,
+        "players": list((player_names(game) if names is None else names).values()),
+        "game_url": absolute(reverse("game", args=[game.pk])),
+        "situation_txt": situation_txt,
+        "situation_html": situation_html,
+        "table_txt": table_txt,
+        "table_html": table_html,
+    }
+
+
+def _seat_context(seat: Seat, table: Table, *, others_only: bool = False) -> dict:
+    """The email context of ``seat``'s player, from their ``table`` (``table_for``).
+    Its news is what happened since the player's last email (with ``others_only``,
+    what the other players and the game did: a decision email's "since your last
+    move"); ``news_earlier`` when some of it is older than the latest turns."""
+    told, reader = table.history, seat.player
+    return {
+        **_game_context(seat.game, table.names),
+        "name": table.names[reader],
+        "news": [line.text for line in told.since(seat.notified_version) if not (others_only and line.actor == reader)],
+        "news_earlier": told.misses(seat.notified_version),
+        "deadline": seat.game.deadline_at,
+        **table.game_kind.templates.email_context(table.view, reader, table.names),
+    }
+
+
+# ---- invitations -------------------------------------------------------------------------
+
+
+@email_task
+def send_invitation(invitation_id: int) -> None:
+    """An invitation, to the address the host typed, or to the account a rematch
+    invites (in its own language; its address is never shown to anyone)."""
+    invitation = Invitation.objects.select_related("game", "invited_by", "user__profile").get(pk=invitation_id)
+    inviter = invitation.invited_by
+    invited = invitation.invited_account
+    context = {
+        "inviter": display_name(inviter),
+        "game": invitation.game,
+        "link": absolute(reverse("invitation", args=[invitation.token])),
+        "game_name": KINDS[invitation.game.kind].name,
+    }
+    to = invited.email if invited is not None else invitation.email
+    Email("invitation", to, context, profile_of(invited or inviter).language).send()
+
+
+# ---- what the game does ------------------------------------------------------------------
+
+
+@dataclass
+class UpdateEmails:
+    """The emails some new events call for, by seat id."""
+
+    decisions: list[tuple[int, int]] = field(default_factory=list)  # (seat id, decision version)
+    started: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+
+
+def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
+    """The emails that events ``before``..``after`` of ``game`` call for: a decision
+    email to each player newly awaited (``send_decision``), and news of the start,
+    an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``).
+
+    It reads the state now (the snapshot, not a replay of the log) and only the new
+    events. When more was played since, the decisions those events asked for that
+    are still awaited get their email here, and the later events' own update sends
+    the rest (and the end of the game), so no email goes twice."""
+    rules = KINDS[game.kind].rules
+    state = game_state(game)
+    asked = {player: version for player, _decision, version in rules.awaiting(state) if before <= version < after}
+    outs = Event.objects.filter(game=game, seq__gte=before, seq__lt=after, type__in=rules.out_events)
+    eliminated = {payload["data"]["player"] for payload in outs.values_list("payload", flat=True)}
+    finished = rules.is_over(state) and game.version <= after
+    found = UpdateEmails()
+    # Only the columns read (no account or profile objects built); an account with
+    # no profile yet has the profile's default mode.
+    seats = Seat.objects.filter(game=game).values_list("pk", "position", "stand_in", "user__profile__email_mode")
+    for seat_id, position, stand_in, mode in seats:
+        player = seat_player(position)
+        mode = mode or Profile._meta.get_field("email_mode").default
+        if mode == EmailMode.NONE:
+            continue
+        if finished:
+            found.finished.append(seat_id)
+        elif player in eliminated:
+            found.eliminated.append(seat_id)
+        elif player in asked and mode == EmailMode.EVERY and not stand_in:
+            found.decisions.append((seat_id, asked[player]))
+        elif before == 0:
+            found.started.append(seat_id)
+    return found
+
+
+def awaited_seat_ids(game: Game) -> list[int]:
+    """The seats whose player the game waits for now."""
+    awaited = {player for player, _decision, _version in KINDS[game.kind].rules.awaiting(game_state(game))}
+    return [seat.pk for seat in game.seats.all() if seat.player in awaited]
+
+
+@email_task
+def send_decision(seat_id: int, decision_version: int) -> None:
+    """Ask a player for a decision, with one link per legal answer (a player who had
+    the game's page open, later). Sends nothing if the decision has passed by the
+    time the email would leave."""
+    _ask_alone(seat_id, decision_version, reminder=False)
+
+
+@email_task
+def send_reminder(seat_id: int, version: int) -> None:
+    """Remind a player of the decision the game waits for from them, if it still does."""
+    seat = Seat.objects.select_related("game").get(pk=seat_id)
+    awaited = {p: v for p, _decision, v in KINDS[seat.game.kind].rules.awaiting(game_state(seat.game))}
+    if seat.player in awaited:
+        _ask_alone(seat_id, awaited[seat.player], reminder=True)
+
+
+@email_task
+def send_decisions(game_id: int, decisions: list) -> None:
+    """Ask players of one game for their decisions (``[seat id, decision version]``
+    each): the decision emails of one update, in one task that reads the game once
+    (``_ask``). When the mail server fails midway, its retry sends those not sent."""
+    _ask(game_id, decisions, reminder=False)
+
+
+def _ask_alone(seat_id: int, decision_version: int, *, reminder: bool) -> None:
+    game_id = Seat.objects.values_list("game_id", flat=True).get(pk=seat_id)
+    try:
+        _ask(game_id, [(seat_id, decision_version)], reminder=reminder)
+    except Unsent as unsent:
+        raise unsent.__cause__ from None  # one email: retried whole, like any other
+
+
+def _ask(game_id: int, decisions: list, *, reminder: bool) -> None:
+    """Ask players of one game for their decisions (``(seat id, decision version)``
+    each), one email each, every one exactly what that seat's email alone would be.
+
+    What the emails share is read once: the game, its seats with their players'
+    profiles, its state (the snapshot parsed once), which addresses refuse all
+    email (``Batch``), and the readers' histories (``history.latest_of``, once per
+    language); the public table block is rendered once per language
+    (``SharedTableBlocks``). Each email is then built from its reader's own table
+    (``table_for``: their view, answers and history), so it holds only what that
+    player may see. A player whose decision has passed by the time their email
+    would leave gets none. The players emailed are marked notified in one update,
+    also when the mail server fails midway; then ``Unsent`` names, as
+    ``send_decisions``' arguments, the emails still to send."""
+    game = Game.objects.get(pk=game_id)
+    seats = seats_of(game)
+    by_id = {seat.pk: seat for seat in seats}
+    asked = [(by_id[seat_id], version) for seat_id, version in decisions if seat_id in by_id]
+    if not asked:
+        return
+    state = game_state(game)
+    table_blocks = SharedTableBlocks(KINDS[game.kind].templates)
+    histories = {}  # by seat id: each reader's history, in their language
+    for language in {profile_of(seat.user).language for seat, _version in asked}:
+        readers = [seat for seat, _version in asked if profile_of(seat.user).language == language]
+        with translation.override(language):
+            told = history.latest_of(game, [seat.player for seat in readers], player_names(game, seats))
+        histories.update((seat.pk, told[seat.player]) for seat in readers)
+    notified, done = [], 0
+    try:
+        with Batch(seat.user.email for seat, _version in asked) as batch:
+            for seat, version in asked:
+                with translation.override(profile_of(seat.user).language):
+                    table = table_for(game, seat.user, seats=seats, state=state, told=histories[seat.pk])
+                    email = _decision_email(seat, version, table, reminder=reminder, table_blocks=table_blocks)
+                if email is not None:
+                    batch.send(email)
+                    notified.append(seat.pk)
+                done += 1
+    except (SMTPException, OSError) as error:
+        raise Unsent(game_id, [[seat.pk, version] for seat, version in asked[done:]]) from error
+    finally:
+        seats_notified(seat_ids=notified, version=game.version)
+
+
+def _decision_email(
+    seat: Seat, decision_version: int, table: Table, *, reminder: bool, table_blocks: SharedTableBlocks
+) -> Email | None:
+    """The email asking ``seat``'s player for the decision of ``decision_version``,
+    from their ``table``, in the active language; None when that decision is no
+    longer awaited."""
+    if table.version != decision_version:
+        return None
+    context = {
+        **_seat_context(seat, table, others_only=True),
+        "reminder": reminder,
+        "prompt": table.prompt,
+        "waits_for": table.waits_for,
+        "buttons": [
+            {
+                "label": table.label(option),
+                "url": absolute(reverse("answer", args=[answer_token(seat, decision_version, index)])),
+            }
+            for index, option in enumerate(table.options)
+        ],
+        "reply_words": [table.reply_word(option) for option in table.options],
+    }
+    context.update(table_blocks.rendered(context))
+    language = profile_of(seat.user).language
+    return Email("decision", seat.user, context, language, thread=seat.game, reply_to=reply_address(seat))
+
+
+def _news(template: str, seat_id: int) -> None:
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    language = profile_of(seat.user).language
+    with translation.override(language):
+        context = _seat_context(seat, table_for(seat.game, seat.user))
+        if seat.game.winner_id:
+            context["winner"] = display_name(seat.game.winner)
+    Email(template, seat.user, context, language, thread=seat.game, reply_to=reply_address(seat)).send()
+    seat_notified(seat=seat, version=seat.game.version)
+
+
+@email_task
+def send_started(seat_id: int) -> None:
+    _news("started", seat_id)
+
+
+@email_task
+def send_eliminated(seat_id: int) -> None:
+    _news("eliminated", seat_id)
+
+
+@email_task
+def send_finished(seat_id: int) -> None:
+    _news("finished", seat_id)
+
+
+@email_task
+def send_stand_in(seat_id: int, news: str) -> None:
+    """Tell a player that a bot plays for them until they are back (``news``
+    "began"), or that it answered a decision of theirs for the first time ("played")."""
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    profile = profile_of(seat.user)
+    if profile.email_mode == EmailMode.NONE or not seat.stand_in:
+        return
+    context = {**_game_context(seat.game), "news": news, "level": bot_label(seat.stand_in)}
+    Email("stand-in", seat.user, context, profile.language, thread=seat.game).send()
+
+
+@email_task
+def announce_extension(game_id: int, seat_id: int) -> None:
+    """Tell the table that a player took their extra time."""
+    asker = Seat.objects.select_related("user").get(pk=seat_id)
+    game = Game.objects.get(pk=game_id)
+    for seat in game.seats.select_related("user__profile"):
+        profile = profile_of(seat.user)
+        if profile.email_mode == EmailMode.NONE:
+            continue
+        context = {**_game_context(game), "asker": display_name(asker.user), "deadline": game.deadline_at}
+        Email("extension", seat.user, context, profile.language, thread=game).send()
+
+
+@email_task
+def send_digest(user_id: int) -> bool:
+    """The daily digest: one email listing the games waiting for a player who chose
+    it (each game's number, players, the decision awaited, its deadline and a link).
+    Sends nothing, and returns False, when the player chose other emails or no game
+    waits for them."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.select_related("profile").get(pk=user_id)
+    profile = profile_of(user)
+    if profile.email_mode != EmailMode.DIGEST:
+        return False
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).select_related("game")
+    with translation.override(profile.language):
+        waiting = []
+        for seat in seats.order_by("game__deadline_at", "game_id"):
+            game_kind = KINDS[seat.game.kind]
+            awaited = {
+                player: decision for player, decision, _version in game_kind.rules.awaiting(game_state(seat.game))
+            }
+            if seat.player in awaited:
+                waiting.append(
+                    {
+                        **_game_context(seat.game),
+                        "waits_for": game_kind.words.decision_prompt(awaited[seat.player]),
+                        "deadline": seat.game.deadline_at,
+                        "paused": seat.game.paused_remaining is not None,
+                    }
+                )
+    if not waiting:
+        return False
+    context = {"name": profile.name, "games": waiting, "home_url": absolute(reverse("home"))}
+    Email("digest", user, context, profile.language).send()
+    return True
+
+
+@email_task
+def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = "") -> None:
+    """Tell a player that the reply they wrote (``line``, its first line) was not
+    played: what we read, why (``problem``, already in their language), and the
+    answers legal now, each as written in a reply and with its label."""
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    game = seat.game
+    language = profile_of(seat.user).language
+    with translation.override(language):
+        table = table_for(game, seat.user)
+        context = {
+            **_game_context(game),
+            "name": table.names[seat.player],
+            "line": line,
+            "problem": problem,
+            "reading": reading,
+            "prompt": table.prompt,
+            "answers": [{"word": table.reply_word(option), "label": table.label(option)} for option in table.options],
+        }
+    reply_to = reply_address(seat)
+    Email(
+        "reply-unclear", seat.user, context, language, thread=game, reply_to=reply_to, auto_submitted="auto-replied"
+    ).send()
