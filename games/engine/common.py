@@ -123,9 +123,13 @@ class Rules:
 
     A game's subclass sets ``kind``, ``min_players``, ``max_players``, ``Flow``,
     ``State``, ``long_game`` and the functions ``check_config``, ``setup``,
-    ``dump``/``load``, ``shown``, ``winners`` and ``read_scenario``. The contract of
-    each member is in ``GameKind``; those only the engine itself uses are:
+    ``dump``/``load``, ``shown``, ``winners``, ``standings`` and ``read_scenario``.
+    The contract of most members is in ``GameKind``; of the others, here:
 
+    - ``standings(state)``: the finishing order of a finished game, as groups of
+      player names from first place on (players tied share a group; the winners
+      are the first group). Every game's results store each player's place from
+      it (``games/services/results.py``), knowing no game's rules.
     - ``shown(state, viewer, omniscient)``: the game's view, as ``view`` (what
       ``viewer`` may see) or as ``omniscient_view`` (everything) asks for it.
     - ``read_scenario(data)``: a scenario file of this game (docs/scenarios.md) as
