@@ -11,7 +11,9 @@ times a player with 1,000 finished games and 20 in play):
 - ``past_games``: finished games, newest first, paginated and filtered by game,
   variant and opponent.
 - ``statistics``: games played and won, win rates by game, variant and player
-  count, head-to-head records, challenges and bluffs, with small SVG charts.
+  count, head-to-head records, and each game's own panels (Coup: challenges and
+  bluffs) from the counters its kind declares (``games/kinds/stats.py``), with
+  small SVG charts.
 
 "Waiting for me" reads each game's cached ``snapshot`` (the engine state at its
 current version, kept equal to a replay by the services), loaded in the one query
@@ -27,12 +29,14 @@ queries over those rows. Dates are rendered with Django's time-zone-aware
 template filters, so they follow the time zone activated for the request.
 """
 
+from collections import Counter
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
-from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery, Sum
-from django.db.models.functions import TruncMonth
+from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, TruncMonth
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -284,21 +288,24 @@ def past_games(user, params) -> dict:
 # ---- statistics --------------------------------------------------------------------------
 
 
+def _counted(counter: str) -> str:
+    """The name of a kind's counter summed in ``_groups`` (apart from the sums every
+    game has: ``games``, ``wins``)."""
+    return f"counted_{counter}"
+
+
 def _groups(user) -> list[dict]:
     """The user's results grouped by game, variants and player count: games, wins and
-    the challenge counters summed (one query; a few dozen rows at most)."""
+    every kind's counters summed (one query; a few dozen rows at most). A group's
+    sum of a counter its kind does not keep is None."""
+    counters = {name for kind in KINDS.values() for name in kind.stats.counters}
     return list(
         SeatResult.objects.filter(user=user)
         .values("kind", "variants", "players")
         .annotate(
             games=Count("pk"),
             wins=Count("pk", filter=Q(place=1)),
-            claims=Sum("claims"),
-            claims_challenged=Sum("claims_challenged"),
-            bluffs_caught=Sum("bluffs_caught"),
-            challenges_made=Sum("challenges_made"),
-            challenges_won=Sum("challenges_won"),
-            moves=Sum("moves"),
+            **{_counted(name): Sum(Cast(KT(f"counters__{name}"), IntegerField())) for name in sorted(counters)},
         )
         .order_by("kind", "variants", "players")
     )
@@ -338,7 +345,6 @@ def _opponents(user, limit=None) -> list[dict]:
 def statistics(user) -> dict:
     """Everything on the statistics page (three queries)."""
     groups = _groups(user)
-    total = _tally(groups)
     by_kind, by_variant, by_players = {}, {}, {}
     with_variants = _kinds_with_variants()
     for group in groups:
@@ -347,8 +353,9 @@ def statistics(user) -> dict:
         for variant in [v for v in group["variants"].split(",") if v] or classic:
             _add(by_variant, variant, group)
         _add(by_players, group["players"], group)
+    games, wins = sum(group["games"] for group in groups), sum(group["wins"] for group in groups)
     return {
-        "total": total,
+        "total": {"games": games, "wins": wins, "rate": _percent(wins, games)},
         "by_game": [_rate_row(game_name(kind), counts) for kind, counts in sorted(by_kind.items())],
         "by_variant": [
             _rate_row(_("Classic") if v == CLASSIC else variant_name(v), counts)
@@ -365,9 +372,7 @@ def statistics(user) -> dict:
         ),
         "opponents": _opponents(user, HEAD_TO_HEAD),
         "months": _months(user),
-        "challenges": _split(total["challenges_won"], total["challenges_made"]),
-        "bluffs": _split(total["bluffs_caught"], total["claims_challenged"]),
-        "challenged": _split(total["claims_challenged"], total["claims"]),
+        "panels": _panels(groups),
     }
 
 
@@ -384,23 +389,6 @@ def _bars(rows: list[dict]) -> dict:
         if row.get("fair") is not None:
             row["fair_x"] = round(BAR_X + BAR_WIDTH * row["fair"] / 100, 1)
     return {"rows": rows, "height": len(rows) * BAR_ROW + 8, "x": BAR_X, "width": BAR_WIDTH, "end": BAR_X + BAR_WIDTH}
-
-
-COUNTED = (
-    "games",
-    "wins",
-    "claims",
-    "claims_challenged",
-    "bluffs_caught",
-    "challenges_made",
-    "challenges_won",
-    "moves",
-)
-
-
-def _tally(groups) -> dict:
-    total = {name: sum(group[name] or 0 for group in groups) for name in COUNTED}
-    return {**total, "rate": _percent(total["wins"], total["games"])}
 
 
 def _add(into: dict, key, group: dict) -> None:
@@ -422,16 +410,37 @@ def _percent(part, whole) -> int | None:
     return round(100 * part / whole) if whole else None
 
 
-def _split(part: int, whole: int) -> dict:
-    """``part`` of ``whole``, with the widths (out of 300) of a stacked bar."""
+def _panels(groups) -> list[dict]:
+    """The panels of each game the user played, as its kind's ``stats`` declares
+    them, from its counters summed over the user's games of it."""
+    totals = {}
+    for group in groups:
+        counted = totals.setdefault(group["kind"], Counter())
+        for name in KINDS[group["kind"]].stats.counters:
+            counted[name] += group[_counted(name)] or 0
+    return [
+        {"title": panel.title, "splits": [_split(split, counted) for split in panel.splits]}
+        for kind, counted in sorted(totals.items())
+        for panel in KINDS[kind].stats.panels
+    ]
+
+
+def _split(split, counted: Counter) -> dict:
+    """A line of a panel: ``split.part`` of ``split.whole``, in words and with the
+    widths (out of 300) of a stacked bar."""
+    part, whole = counted[split.part], counted[split.whole]
+    rate = _percent(part, whole)
     width = round(300 * part / whole, 1) if whole else 0
     return {
+        "text": split.text % {"part": part, "whole": whole, "rate": rate or 0},
         "part": part,
         "whole": whole,
         "rest": whole - part,
-        "rate": _percent(part, whole),
+        "rate": rate,
         "width": width,
         "rest_width": 300 - width,
+        "part_label": split.part_label,
+        "rest_label": split.rest_label,
     }
 
 

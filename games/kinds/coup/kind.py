@@ -11,7 +11,7 @@ from games.kinds.coup.engine import CoupRules
 from games.kinds.coup.engine.cards import VARIANTS
 from games.kinds.coup.forms import create_fields, standing_answers_form
 from games.kinds.coup.models import preferences_of
-from games.kinds.coup.stats import count
+from games.kinds.coup.stats import STATS
 from games.kinds.coup.words import decisions, history, replies, rules, tables
 
 
@@ -52,7 +52,7 @@ class Coup(CoupRules):
     table = staticmethod(tables.table)
     replay_table = staticmethod(tables.replay_table)
     email_context = staticmethod(tables.email_context)
-    stats = staticmethod(count)
+    stats = STATS
     create_fields = staticmethod(create_fields)
     preferences_form = staticmethod(standing_answers_form)
 

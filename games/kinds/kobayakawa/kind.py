@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 from games.kinds.base import KindBase
 from games.kinds.kobayakawa import words
 from games.kinds.kobayakawa.engine import KobayakawaRules
-from games.kinds.kobayakawa.stats import count
+from games.kinds.kobayakawa.stats import STATS
 
 
 class Kobayakawa(KindBase, KobayakawaRules):
@@ -47,7 +47,7 @@ class Kobayakawa(KindBase, KobayakawaRules):
     table = staticmethod(words.table)
     replay_table = staticmethod(words.replay_table)
     email_context = staticmethod(words.email_context)
-    stats = staticmethod(count)
+    stats = STATS
 
     @staticmethod
     def static_context(variants) -> dict:

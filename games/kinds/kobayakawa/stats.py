@@ -1,8 +1,8 @@
-"""Kobayakawa's statistics of a finished game (``games/results.py`` stores them per
-seat): the players' medals, which rank everyone after the winners. Kobayakawa
-has no claims or challenges to count."""
+"""Kobayakawa's statistics: none of its own yet. What every game has is stored for
+it as for any other (``games/services/results.py``): its finishing order (the
+winners, then everyone by medals: the rules' ``standings``) and each player's
+decisions."""
 
+from games.kinds.stats import KindStats
 
-def count(tally, events: list, state) -> None:
-    """Add Kobayakawa's scores to ``tally``: each player's medals at the end."""
-    tally.scores = {p.name: p.medals for p in state.players}
+STATS = KindStats()
