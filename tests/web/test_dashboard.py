@@ -360,6 +360,15 @@ def test_each_games_panels_sum_only_its_own_games(client, ana, ben, cai):
     assert "Challenges and bluffs Your challenges: 2 of 8 succeeded (25%)." in words
 
 
+def test_the_charts_draw_the_numbers_they_are_given(client, ana, ben, cai):
+    finished_games(ana, [ben, cai], 4, start=timezone.now())  # 2 of 4 won, this month and the last few days
+    html = page(client, ana, reverse("stats"))
+    # Challenges: 2 won of 8, drawn to the scale of the whole.
+    assert re.search(r'viewBox="0 0 8 14".*?width="2" height="14".*?x="2" y="0" width="6"', html, re.S)
+    # 3 players, 50% won: half of the 150 wide bar; an even share (33%) marked.
+    assert 'width="75" height="20" rx="3" class="chart__bar"' in html and 'x1="146"' in html
+
+
 def test_charts_keep_plain_numbers_in_every_language(client, ana, ben):
     finished_games(ana, [ben], 3)
     profile = profile_of(ana)
