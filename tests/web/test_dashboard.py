@@ -369,6 +369,22 @@ def test_the_charts_draw_the_numbers_they_are_given(client, ana, ben, cai):
     assert 'width="75" height="20" rx="3" class="chart__bar"' in html and 'x1="146"' in html
 
 
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Your challenges: 2 of 6 succeeded (33%)."),
+        ("es", "Tus desafíos: acertaste 2 de 6 (33%)."),
+        ("pt-br", "Seus desafios: 2 de 6 deram certo (33%)."),
+    ],
+)
+def test_a_games_panels_speak_the_players_language(client, ana, ben, language, sentence):
+    finished_games(ana, [ben], 3)  # Ana wins 2 of 3, a challenge won in each
+    profile = profile_of(ana)
+    profile.language = language
+    profile.save()
+    assert sentence in text(page(client, ana, reverse("stats")))
+
+
 def test_charts_keep_plain_numbers_in_every_language(client, ana, ben):
     finished_games(ana, [ben], 3)
     profile = profile_of(ana)
