@@ -29,7 +29,10 @@ class Game(models.Model):
         PLAYER = "player", _("A chosen player")
 
     kind = models.CharField(max_length=20, default=DEFAULT_KIND)
-    options = models.JSONField(default=dict, help_text="variants, first, first_faction")
+    options = models.JSONField(
+        default=dict,
+        help_text="variants, first (with first_user), takeover, rematch_of, and the kind's own choices (create_fields)",
+    )
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.GATHERING)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games")
@@ -203,8 +206,11 @@ class ChatMessage(models.Model):
 class SeatResult(models.Model):
     """How one seat ended a finished game, worked out once from its event log when
     the game ends (``games/services/results.py``), so the dashboard and the statistics read
-    stored rows and never replay logs. The game's kind, variants, player count and
-    end are copied here so the statistics group and filter this one table."""
+    stored rows and never replay logs. The columns hold what every game has; the
+    game's kind, variants, player count and end are copied here so the statistics
+    group and filter this one table. What only one kind counts (Coup's claims and
+    challenges) is in ``counters``, under the names its ``stats`` declares
+    (``games/kinds/stats.py``)."""
 
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
@@ -214,14 +220,10 @@ class SeatResult(models.Model):
     players = models.PositiveSmallIntegerField()
     finished_at = models.DateTimeField()
     place = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="1 = winner, then reverse order of elimination"
+        null=True, blank=True, help_text="1 = first; players tied share a place (the rules' standings)"
     )
     moves = models.PositiveIntegerField(default=0, help_text="decisions this player made")
-    claims = models.PositiveIntegerField(default=0, help_text="characters claimed (actions, blocks, Lawyer claims)")
-    claims_challenged = models.PositiveIntegerField(default=0)
-    bluffs_caught = models.PositiveIntegerField(default=0, help_text="challenged claims conceded")
-    challenges_made = models.PositiveIntegerField(default=0)
-    challenges_won = models.PositiveIntegerField(default=0, help_text="challenges the claimant conceded")
+    counters = models.JSONField(default=dict, blank=True, help_text="the kind's own counts: {counter: number}")
 
     class Meta:
         ordering = ["-finished_at", "-game_id"]

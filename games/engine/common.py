@@ -122,8 +122,8 @@ class Rules:
 
     A game's subclass sets ``kind``, ``min_players``, ``max_players``,
     ``variants``, ``out_events``, ``Flow``, ``State``, ``long_game`` and the
-    functions ``check_config``, ``setup``, ``dump``/``load``, ``shown``, ``winners``
-    and ``read_scenario``:
+    functions ``check_config``, ``setup``, ``dump``/``load``, ``shown``, ``winners``,
+    ``standings`` and ``read_scenario``:
 
     - ``check_config(players, variants)``: refuse (``IllegalMove``) a game a host may
       not create: the number of players, the variants and how they combine.
@@ -134,6 +134,10 @@ class Rules:
     - ``dump(state)`` / ``load(data)``: a state as JSON, for the snapshot cached
       beside the event log, and back (always equal to a replay of the log).
     - ``winners(state)``: who won (several for a shared win; none while it goes on).
+    - ``standings(state)``: the finishing order of a finished game, as groups of
+      player names from first place on (players tied share a group; the winners
+      are the first group). Every game's results store each player's place from
+      it (``games/services/results.py``), knowing no game's rules.
     - ``shown(state, viewer, omniscient)``: the game's view, as ``view`` (what
       ``viewer`` may see) or as ``omniscient_view`` (everything) asks for it.
     - ``read_scenario(data)``: a scenario file of this game (docs/scenarios.md) as

@@ -5,29 +5,34 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+# The counters of Coup that had columns of their own until migration 0010.
+COUNTERS = ("claims", "claims_challenged", "bluffs_caught", "challenges_made", "challenges_won")
+
+
 def record_finished_games(apps, schema_editor):
     """Results of the games that finished before results were recorded: each log is
-    read once (``games.services.results.tally`` is pure, over the stored JSON)."""
-    from games.services.results import tally, variants_key
+    read once (``games.services.results.outcome`` is pure, over the stored JSON)."""
+    from games.services.results import outcome, variants_key
 
     Game = apps.get_model("games", "Game")
     Event = apps.get_model("games", "Event")
     SeatResult = apps.get_model("games", "SeatResult")
     for game in Game.objects.filter(status="finished").iterator():
         payloads = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
-        result = tally(game.kind, payloads)
-        places = result.places()
+        result = outcome(game.kind, payloads)
         seats = list(game.seats.all())
         finished_at = game.finished_at or Event.objects.filter(game=game).order_by("-seq").values_list("created_at", flat=True).first()
-        SeatResult.objects.bulk_create(
-            SeatResult(
+        rows = []
+        for seat in seats:
+            player = f"p{seat.position + 1}"
+            counts = result.counts.get(player, {})
+            rows.append(SeatResult(
                 seat=seat, game=game, user_id=seat.user_id, kind=game.kind,
                 variants=variants_key(game.options.get("variants", [])), players=len(seats),
-                finished_at=finished_at, place=places.get(f"p{seat.position + 1}"),
-                **result.counts(f"p{seat.position + 1}"),
-            )
-            for seat in seats
-        )
+                finished_at=finished_at, place=result.places.get(player), moves=result.moves[player],
+                **{name: counts.get(name, 0) for name in COUNTERS},
+            ))
+        SeatResult.objects.bulk_create(rows)
         game.moves = sum(result.moves.values())
         game.save(update_fields=["moves"])
 

@@ -1,36 +1,33 @@
 """How each player did in a finished game, worked out once from its event log.
 
 When a game ends, ``services.play.events_prepare`` calls ``game_results_record``: it reads the
-game's log one last time and stores a ``SeatResult`` per seat (place, decisions
-made, claims, challenges, bluffs caught) and the game's total ``moves``. The
-dashboard and the statistics then read those rows with aggregate queries, so a
-player with 1,000 finished games costs no replay per request. Games finished
-before this existed get theirs from ``manage.py record_results``.
+game's log one last time and stores a ``SeatResult`` per seat and the game's total
+``moves``. The dashboard and the statistics then read those rows with aggregate
+queries, so a player with 1,000 finished games costs no replay per request. Games
+finished before this existed get theirs from ``manage.py record_results``.
 
-What counts:
+What is stored, the same way for every game (this module knows none):
 
-- **place**: 1 for the winner, then the reverse order of elimination (the last
-  player knocked out is 2nd). A game whose kind gives scores (Kobayakawa's medals)
-  ranks the others by score, ties sharing a place.
+- **place**: from the rules' ``standings`` of the final state, groups of players
+  from first place on. A player's place is 1 more than the number of players in
+  the groups before theirs, so players tied share it (Coup: the winner, then the
+  reverse order of elimination; Kobayakawa: the winners, then by medals).
 - **moves**: decisions the player answered (a deadline's default answer counts: the
   game moved on their behalf); resigning is not a move. Read from the engine's own
-  ``awaiting()`` before and after each event, so it works for every game.
-- **claims**, **claims_challenged** / **bluffs_caught**, **challenges_made** /
-  **challenges_won**: each kind counts its own (``GameKind.stats``: Coup's in
-  ``games/kinds/coup/stats.py``); a game without claims leaves them at 0.
+  ``awaiting()`` before and after each event.
+- **counters**: the kind's own counts (its ``stats``, ``games/kinds/stats.py``:
+  Coup's claims, challenges and bluffs caught), every counter it declares, 0 when
+  the player scored none; nothing for a kind that counts nothing.
 """
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import transaction
 
-from games.engine.common import PUBLIC
 from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
 from games.models import Event, Game, SeatResult
-
-COUNTERS = ("moves", "claims", "claims_challenged", "bluffs_caught", "challenges_made", "challenges_won")
 
 
 def variants_key(variants) -> str:
@@ -40,48 +37,37 @@ def variants_key(variants) -> str:
 
 
 @dataclass
-class Tally:
-    """What a log says about each player; no database, so tests feed it events."""
+class Outcome:
+    """What a finished game's log says of each player, by engine name."""
 
-    players: list = field(default_factory=list)
-    winners: list = field(default_factory=list)
-    eliminated: list = field(default_factory=list)  # in order, the first out first
-    scores: dict = field(default_factory=dict)
-    moves: Counter = field(default_factory=Counter)
-    claims: Counter = field(default_factory=Counter)
-    claims_challenged: Counter = field(default_factory=Counter)
-    bluffs_caught: Counter = field(default_factory=Counter)
-    challenges_made: Counter = field(default_factory=Counter)
-    challenges_won: Counter = field(default_factory=Counter)
+    places: dict[str, int]
+    moves: Counter
+    counts: dict[str, Counter]  # as the kind's stats count them
+    counters: tuple[str, ...]  # the names the kind's stats declare
 
-    def counts(self, player: str) -> dict:
-        """The ``SeatResult`` counters of ``player``."""
-        return {name: getattr(self, name)[player] for name in COUNTERS}
-
-    def places(self) -> dict:
-        """Player → place: winners 1; with scores, the others by score (ties share);
-        else survivors next, then the reverse order of elimination."""
-        places = {name: 1 for name in self.winners}
-        rest = [name for name in self.players if name not in places]
-        if rest and all(isinstance(self.scores.get(name), int) for name in rest):
-            ranked = sorted(rest, key=lambda name: -self.scores[name])
-            for index, name in enumerate(ranked):
-                tied = index and self.scores[name] == self.scores[ranked[index - 1]]
-                places[name] = places[ranked[index - 1]] if tied else len(self.winners) + index + 1
-            return places
-        out = [name for name in reversed(self.eliminated) if name in rest]
-        order = [name for name in rest if name not in out] + out
-        for index, name in enumerate(order):
-            places[name] = len(self.winners) + index + 1
-        return places
+    def counters_of(self, player: str) -> dict[str, int]:
+        """Every counter of ``player`` (0 for those they never scored)."""
+        counts = self.counts.get(player, Counter())
+        return {name: counts[name] for name in self.counters}
 
 
-def tally(kind: str, payloads) -> Tally:
-    """Fold a stored log (JSON payloads, in order) into a ``Tally``."""
+def places_of(standings: list[list[str]]) -> dict[str, int]:
+    """Player → place, from ``standings`` (groups from first place on): players tied
+    share a place, and the next group's place counts them all (1, 2, 2, 4)."""
+    places = {}
+    for group in standings:
+        first = len(places) + 1
+        places |= dict.fromkeys(group, first)
+    return places
+
+
+def outcome(kind: str, payloads) -> Outcome:
+    """Fold a stored log (JSON payloads, in order) into its ``Outcome``; no database,
+    so tests feed it events."""
     game_kind = KINDS[kind]
     rules = game_kind.rules
     state = rules.new_state()
-    result = Tally()
+    moves = Counter()
     events = []
     for payload in payloads:
         event = EngineEvent.from_json(payload)
@@ -92,11 +78,13 @@ def tally(kind: str, payloads) -> Tally:
         if player in before and not event.type.endswith(".resigned"):
             after = {name: version for name, _decision, version in rules.awaiting(state)}
             if after.get(player) != before[player]:
-                result.moves[player] += 1
-    result.players = [entry["name"] for entry in rules.view(state, PUBLIC)["players"]]
-    result.winners = list(rules.winners(state))
-    game_kind.stats.count(result, events, state)
-    return result
+                moves[player] += 1
+    return Outcome(
+        places=places_of(rules.standings(state)),
+        moves=moves,
+        counts=game_kind.stats.count(events),
+        counters=game_kind.stats.counters,
+    )
 
 
 def game_results_record(*, game: Game, appended: list = ()) -> list[SeatResult]:
@@ -107,8 +95,7 @@ def game_results_record(*, game: Game, appended: list = ()) -> list[SeatResult]:
     ``appended`` after it, which are not inserted yet (inside
     ``services.play.events_prepare``: the same transaction, with the game row locked)."""
     stored = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
-    result = tally(game.kind, [*stored, *(row.payload for row in appended)])
-    places = result.places()
+    result = outcome(game.kind, [*stored, *(row.payload for row in appended)])
     finished_at = game.finished_at or game.events.order_by("-seq").values_list("created_at", flat=True).first()
     seats = list(game.seats.all())
     variants = variants_key(game.variants)
@@ -121,8 +108,9 @@ def game_results_record(*, game: Game, appended: list = ()) -> list[SeatResult]:
             variants=variants,
             players=len(seats),
             finished_at=finished_at,
-            place=places.get(seat.player),
-            **result.counts(seat.player),
+            place=result.places.get(seat.player),
+            moves=result.moves[seat.player],
+            counters=result.counters_of(seat.player),
         )
         for seat in seats
     ]

@@ -11,7 +11,6 @@ above the current state, never an error page.
 import json
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,11 +20,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import history
 from games.kinds import KINDS
-from games.models import ChatMessage, Game, Invitation
-from games.selectors import display_name, player_names, seat_of, seats_of, table_for
+from games.models import Game, Invitation
+from games.selectors import dashboard, display_name, player_names, results, seat_of, seats_of, table_for
+from games.selectors.chat import chat_messages, chat_newer_than
+from games.selectors.gathering import game_by_join_token, invitation_by_token, rematch_invitation, seats_taken
 from games.services import bots, clock, gathering, play, presence
+from games.services.attention import game_attention_mark
 from games.services.errors import NotSeated, ServiceError
-from games.web import dashboard, pages, replays
+from games.web import pages, replays
 from games.web.forms import (
     BotSeatForm,
     ChatForm,
@@ -44,9 +46,13 @@ COMMAND_MAX_LENGTH = 1000
 
 
 def home(request):
+    """The signed-in player's dashboard; a game of theirs that cannot be read is
+    marked for an operator as it is listed apart."""
     context = {}
     if request.user.is_authenticated:
         context = dashboard.home(request.user)
+        for row in context["attention"]:
+            game_attention_mark(game_id=row["game"].pk, during="reading", error=row["error"])
     return render(request, "home.html", context)
 
 
@@ -54,14 +60,22 @@ def home(request):
 @require_GET
 def past_games(request):
     """The player's finished games, newest first: ?page=&game=&variant=&opponent=."""
-    return render(request, "games/dashboard_past.html", dashboard.past_games(request.user, request.GET))
+    params = request.GET
+    context = results.past_games(
+        request.user,
+        game=params.get("game", ""),
+        variant=params.get("variant", ""),
+        opponent=number_in(params.get("opponent", "")),
+        page=params.get("page"),
+    )
+    return render(request, "games/dashboard_past.html", context)
 
 
 @login_required
 @require_GET
 def stats(request):
     """The player's statistics, from the results stored when each game ended."""
-    return render(request, "games/stats.html", dashboard.statistics(request.user))
+    return render(request, "games/stats.html", results.statistics(request.user))
 
 
 @login_required
@@ -145,12 +159,11 @@ def _after_game(game) -> dict:
     its replay and a rematch (or the rematch made)."""
     if game.status != Game.Status.FINISHED:
         return {}
-    places = game.results.select_related("user__profile").order_by("place")
     return {
         "finished": True,
         "replayable": replays.replayable(game),
         "rematch": gathering.rematch_of(game),
-        "final_order": [display_name(result.user) for result in places],
+        "final_order": results.final_order(game),
     }
 
 
@@ -346,7 +359,7 @@ def rematch(request, pk):
         if new.host_id == request.user.pk:
             messages.success(request, _("Rematch! The other players are invited; start when every seat is taken."))
         return _to_game(new)
-    invited = new.invitations.filter(user=request.user, status=Invitation.Status.PENDING).first()
+    invited = rematch_invitation(new, request.user)
     if invited is not None:
         return redirect("invitation", token=invited.token)
     return redirect("join", token=new.join_token)
@@ -356,21 +369,11 @@ def rematch(request, pk):
 
 
 def _chat_context(game, form=None, seats=None) -> dict:
-    """The table talk's latest messages. Their authors are the players seated, read
-    with the ``seats`` (``seats_of``) the page holds; a player who left a gathering
-    game after speaking is read apart."""
-    chat = list(
-        ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", "user_id", "text", "created_at")[:100]
-    )
-    chat.reverse()
-    authors = {seat.user_id: seat.user for seat in (seats_of(game) if seats is None else seats)}
-    if missing := {user_id for _pk, user_id, _text, _at in chat} - authors.keys():
-        authors |= {user.pk: user for user in get_user_model().objects.select_related("profile").filter(pk__in=missing)}
+    """The table talk's latest messages (``seats``: the page's ``seats_of``)."""
+    chat = chat_messages(game, seats)
     return {
-        "chat": [
-            {"id": pk, "name": display_name(authors[user_id]), "text": text, "at": at} for pk, user_id, text, at in chat
-        ],
-        "chat_last": chat[-1][0] if chat else 0,
+        "chat": chat,
+        "chat_last": chat[-1]["id"] if chat else 0,
         "chat_form": form,  # its errors, when a message posted was refused
         "game": game,
         "poll_seconds": POLL_SECONDS,
@@ -399,7 +402,7 @@ def chat(request, pk):
             return redirect(reverse("game", args=[game.pk]) + "#chat")
     else:
         after = number_in(request.GET.get("after", ""))
-        if after is not None and not ChatMessage.objects.filter(game=game, pk__gt=after).exists():
+        if after is not None and not chat_newer_than(game, after):
             return HttpResponse(status=204)
     return render(request, "games/_chat_messages.html", _chat_context(game, form))
 
@@ -413,7 +416,7 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "seat": seat,
         "seats": pages.seats_context(game),
         "is_host": game.host_id == request.user.pk,
-        "full": game.seats.count() == game.seat_count,
+        "full": seats_taken(game) == game.seat_count,
         "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
         "invite_form": invite_form or InviteForm(),
         "invitations": pages.invitations_shown(game, request.user),
@@ -490,7 +493,7 @@ def cancel(request, pk):
 
 def join(request, token):
     """The shareable link: see the game and take a free seat."""
-    game = Game.objects.filter(join_token=token).first()
+    game = game_by_join_token(token)
     if game is None:
         raise Http404
     seat = seat_of(game, request.user)
@@ -513,7 +516,7 @@ def join(request, token):
 
 def invitation(request, token):
     """An emailed invitation: accept (take a seat) or decline."""
-    found = Invitation.objects.select_related("game", "invited_by").filter(token=token).first()
+    found = invitation_by_token(token)
     if found is None:
         raise Http404
     game = found.game

@@ -19,7 +19,7 @@ from games.kinds.coup.engine import cards as coup_cards
 from games.kinds.coup.engine.setup import setup_events
 from games.models import Game, Invitation, Seat, SeatResult
 from games.services import clock, gathering, play
-from games.services.results import tally, variants_key
+from games.services.results import outcome, places_of, variants_key
 from tests.web.conftest import answer, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -83,11 +83,9 @@ def test_a_finished_game_stores_each_seats_place_moves_challenges_and_bluffs(dea
     results = {r.user.username: r for r in SeatResult.objects.select_related("user")}
     assert {name: r.place for name, r in results.items()} == {"ana": 1, "cai": 2, "ben": 3}
     ana_r, ben_r, cai_r = results["ana"], results["ben"], results["cai"]
-    assert (ana_r.claims, ana_r.claims_challenged, ana_r.bluffs_caught) == (1, 1, 0)
-    assert (ana_r.challenges_made, ana_r.challenges_won) == (1, 1)
-    assert (ben_r.claims, ben_r.claims_challenged, ben_r.bluffs_caught) == (1, 1, 1)
-    assert (ben_r.challenges_made, ben_r.challenges_won) == (1, 0)
-    assert (cai_r.claims, cai_r.challenges_made) == (0, 0)
+    assert ana_r.counters == coup_counters(claims=1, claims_challenged=1, challenges_made=1, challenges_won=1)
+    assert ben_r.counters == coup_counters(claims=1, claims_challenged=1, bluffs_caught=1, challenges_made=1)
+    assert cai_r.counters == coup_counters()  # every counter Coup keeps, at 0
     # Ana: Tax, prove, challenge. Ben: challenge, lose, steal, concede. Resigning is no move.
     assert (ana_r.moves, ben_r.moves, cai_r.moves) == (3, 4, 0)
     assert game.moves == 7
@@ -101,12 +99,12 @@ def test_results_of_a_game_in_play_are_not_stored(game):
 
 def test_backfill_records_finished_games_without_results_and_can_run_again(dealt, ana, ben, cai):
     game = play_scripted_game(ana, ben, cai)
-    stored = sorted(SeatResult.objects.values_list("user_id", "place", "moves", "bluffs_caught"))
+    stored = sorted(SeatResult.objects.values_list("user_id", "place", "moves", "counters"))
     SeatResult.objects.all().delete()
     Game.objects.filter(pk=game.pk).update(moves=None)
     call_command("record_results")
     call_command("record_results")
-    assert sorted(SeatResult.objects.values_list("user_id", "place", "moves", "bluffs_caught")) == stored
+    assert sorted(SeatResult.objects.values_list("user_id", "place", "moves", "counters")) == stored
     assert Game.objects.get(pk=game.pk).moves is not None
     call_command("record_results", "--recompute")
     assert SeatResult.objects.count() == 3
@@ -126,7 +124,16 @@ def test_places_follow_the_reverse_order_of_elimination():
         *({"type": "coup.player.eliminated", "data": {"player": p}} for p in ("p3", "p1", "p4")),
         {"type": "coup.game.won", "data": {"player": "p2"}},
     ]
-    assert tally("coup", log).places() == {"p2": 1, "p4": 2, "p1": 3, "p3": 4}
+    assert outcome("coup", log).places == {"p2": 1, "p4": 2, "p1": 3, "p3": 4}
+
+
+def test_players_tied_share_a_place_and_the_next_place_counts_them():
+    assert places_of([["p3"], ["p1", "p4"], ["p2"]]) == {"p3": 1, "p1": 2, "p4": 2, "p2": 4}
+    assert places_of([["p1", "p2"], ["p3"]]) == {"p1": 1, "p2": 1, "p3": 3}  # a shared win
+
+
+def coup_counters(**counted) -> dict:
+    return {name: counted.get(name, 0) for name in KINDS["coup"].stats.counters}
 
 
 def test_variants_are_stored_so_one_can_be_filtered_on():
@@ -251,11 +258,15 @@ def finished_games(user, opponents, count, *, start=None, variants=(), kind="cou
                     finished_at=game.finished_at,
                     place=place,
                     moves=moves // len(players),
-                    claims=4,
-                    claims_challenged=2,
-                    bluffs_caught=1 if place > 1 else 0,
-                    challenges_made=2,
-                    challenges_won=1 if place == 1 else 0,
+                    counters=coup_counters(
+                        claims=4,
+                        claims_challenged=2,
+                        bluffs_caught=1 if place > 1 else 0,
+                        challenges_made=2,
+                        challenges_won=1 if place == 1 else 0,
+                    )
+                    if kind == "coup"
+                    else {},
                 )
             )
     SeatResult.objects.bulk_create(results)
@@ -336,6 +347,42 @@ def test_statistics_count_games_wins_rates_head_to_head_challenges_and_bluffs(cl
     assert "Your claims: 12 of 24 were challenged (50%)" in words
     assert "Caught bluffing: 2 of your 12 challenged claims (17%)" in words
     assert "<svg" in page(client, ana, reverse("stats"))
+
+
+def test_each_games_panels_sum_only_its_own_games(client, ana, ben, cai):
+    finished_games(ana, [ben, cai], 2, kind="kobayakawa")
+    words = text(page(client, ana, reverse("stats")))
+    assert "Played 2 Won 1" in words and "Kobayakawa 2 1 50%" in words
+    assert "Challenges and bluffs" not in words  # Kobayakawa declares no panel of its own
+    finished_games(ana, [ben, cai], 4)  # Coup: 2 challenges a game, Ana wins 2 of them
+    words = text(page(client, ana, reverse("stats")))
+    assert "Played 6 Won 3" in words
+    assert "Challenges and bluffs Your challenges: 2 of 8 succeeded (25%)." in words
+
+
+def test_the_charts_draw_the_numbers_they_are_given(client, ana, ben, cai):
+    finished_games(ana, [ben, cai], 4, start=timezone.now())  # 2 of 4 won, this month and the last few days
+    html = page(client, ana, reverse("stats"))
+    # Challenges: 2 won of 8, drawn to the scale of the whole.
+    assert re.search(r'viewBox="0 0 8 14".*?width="2" height="14".*?x="2" y="0" width="6"', html, re.S)
+    # 3 players, 50% won: half of the 150 wide bar; an even share (33%) marked.
+    assert 'width="75" height="20" rx="3" class="chart__bar"' in html and 'x1="146"' in html
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Your challenges: 2 of 6 succeeded (33%)."),
+        ("es", "Tus desafíos: acertaste 2 de 6 (33%)."),
+        ("pt-br", "Seus desafios: 2 de 6 deram certo (33%)."),
+    ],
+)
+def test_a_games_panels_speak_the_players_language(client, ana, ben, language, sentence):
+    finished_games(ana, [ben], 3)  # Ana wins 2 of 3, a challenge won in each
+    profile = profile_of(ana)
+    profile.language = language
+    profile.save()
+    assert sentence in text(page(client, ana, reverse("stats")))
 
 
 def test_charts_keep_plain_numbers_in_every_language(client, ana, ben):

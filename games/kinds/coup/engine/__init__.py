@@ -52,5 +52,13 @@ class CoupRules(Rules):
     def winners(state: CoupState) -> list[str]:
         return [state.winner] if state.winner is not None else []
 
+    @staticmethod
+    def standings(state: CoupState) -> list[list[str]]:
+        """The players still in (once the game is over, the winner alone), then the
+        reverse order of elimination: the last player knocked out is second."""
+        alive = [p.name for p in state.players if p.alive]
+        out = sorted((p for p in state.players if not p.alive), key=lambda p: -p.out_order)
+        return ([alive] if alive else []) + [[p.name] for p in out]
+
 
 RULES = CoupRules()

@@ -145,9 +145,6 @@ def rulebook_for(variants: frozenset) -> Rulebook:
     return Rulebook(variants)
 
 
-table_for = rulebook_for  # the name the statistics (``stats.py``) read it by
-
-
 def deck_for(variants, player_count: int) -> list:
     """The full deck (sorted) for these variants and this many players."""
     return rulebook_for(frozenset(variants)).deck(player_count)

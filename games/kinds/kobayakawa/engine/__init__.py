@@ -25,6 +25,8 @@ Decisions where the rules and the scenario format are silent:
   deal; the round's outcome stays in ``previous`` (cards only when shown).
 """
 
+from itertools import groupby
+
 from games.engine.common import Rules
 from games.engine.dealer import LiveDealer
 from games.kinds.kobayakawa.engine.flow import Flow
@@ -61,6 +63,15 @@ class KobayakawaRules(Rules):
     @staticmethod
     def winners(state: KobayakawaState) -> list[str]:
         return list(state.winners)
+
+    @staticmethod
+    def standings(state: KobayakawaState) -> list[list[str]]:
+        """The winners, then everyone else by the medals they ended with, most
+        first; equal medals share a place (a player who resigned has none left)."""
+        winners = list(state.winners)
+        rest = sorted((p for p in state.players if p.name not in winners), key=lambda p: -p.medals)
+        tied = ([p.name for p in group] for _medals, group in groupby(rest, key=lambda p: p.medals))
+        return ([winners] if winners else []) + list(tied)
 
 
 RULES = KobayakawaRules()

@@ -1,0 +1,23 @@
+"""Reading the ways into a game gathering players: its shareable link, the
+invitations sent to it, the seats taken so far."""
+
+from games.models import Game, Invitation
+
+
+def game_by_join_token(token: str) -> Game | None:
+    """The game whose shareable link carries ``token``, if any."""
+    return Game.objects.filter(join_token=token).first()
+
+
+def invitation_by_token(token: str) -> Invitation | None:
+    """The invitation an email's link names, with its game and who sent it."""
+    return Invitation.objects.select_related("game", "invited_by").filter(token=token).first()
+
+
+def rematch_invitation(game: Game, user) -> Invitation | None:
+    """The invitation still waiting for ``user``'s account to ``game`` (a rematch)."""
+    return game.invitations.filter(user=user, status=Invitation.Status.PENDING).first()
+
+
+def seats_taken(game: Game) -> int:
+    return game.seats.count()
