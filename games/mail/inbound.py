@@ -43,8 +43,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
 from games.mail.tokens import read_reply_address
-from games.models import Event, Game, Seat
-from games.selectors import table_for
+from games.models import Game, Seat
+from games.selectors import event_time, seat_in_game, table_for
 from games.services import notifications, play
 from games.services.errors import DecisionPassed, ServiceError
 
@@ -154,7 +154,7 @@ def _reply_seat(message: EmailMessage) -> Seat | Outcome:
         if named is None:
             continue
         game_id, position = named
-        seat = Seat.objects.select_related("game", "user__profile").filter(game_id=game_id, position=position).first()
+        seat = seat_in_game(game_id=game_id, position=position)
         if seat is None:
             return Outcome("ignored", "no-such-seat", game_id, position)
         return seat
@@ -333,7 +333,7 @@ def _written_before(game: Game, version: int, written_at) -> bool:
     player's own clock; it is a guard against mistakes, not a security check."""
     if written_at is None or version == 0:
         return False
-    asked = Event.objects.filter(game=game, seq=version - 1).values_list("created_at", flat=True).first()
+    asked = event_time(game, version - 1)
     # A Date header counts whole seconds: a reply in the same second is not late.
     return asked is not None and written_at < asked.replace(microsecond=0)
 

@@ -12,7 +12,6 @@ in; the page after an answer confirms it as the table saw it, which names no
 face-down card either. A forged or expired link changes nothing.
 """
 
-from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -20,11 +19,12 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts.mail import address_opt_in, address_opt_out, address_scope
 from accounts.models import AddressOptOut
+from accounts.selectors import account_by_id
 from accounts.services import profile_emails_stop
 from games.kinds import KINDS
 from games.mail.tokens import BadToken, read_answer_token, read_stop_token, read_unsubscribe_token
-from games.models import Game, Seat
-from games.selectors import Table, table_for
+from games.models import Game
+from games.selectors import Table, seat_in_game, table_for
 from games.services import play
 from games.services.errors import DecisionPassed, ServiceError
 from games.web import pages
@@ -40,7 +40,7 @@ def answer(request, token):
             else _("This link is not valid. Open the game from your latest email or from the site.")
         )
         return render(request, "games/answer.html", {"error": message}, status=400)
-    seat = Seat.objects.select_related("game", "user").filter(pk=signed["s"], game_id=signed["g"]).first()
+    seat = seat_in_game(seat_id=signed["s"], game_id=signed["g"])
     if seat is None:
         return render(request, "games/answer.html", {"error": _("This game no longer exists.")}, status=404)
     game = seat.game
@@ -91,7 +91,7 @@ def _chosen(table: Table, signed: dict) -> dict | None:
 @csrf_exempt  # RFC 8058: mail clients POST "List-Unsubscribe=One-Click" with no page in between
 def unsubscribe(request, token):
     user_id = read_unsubscribe_token(token)
-    user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
+    user = account_by_id(user_id) if user_id is not None else None
     if user is None:
         return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
     if request.method == "POST":

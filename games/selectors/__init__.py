@@ -27,6 +27,34 @@ class GameUnreadable(Exception):
         self.game_id = game_id
 
 
+def game_by_id(pk: int) -> Game | None:
+    return Game.objects.filter(pk=pk).first()
+
+
+def seat_in_game(*, seat_id: int | None = None, game_id: int, position: int | None = None) -> Seat | None:
+    """A seat of the game ``game_id`` named by its id or its position, with its game
+    and its player's account and profile: what an email's link or reply address names."""
+    seats = Seat.objects.select_related("game", "user__profile").filter(game_id=game_id)
+    return seats.filter(pk=seat_id).first() if seat_id is not None else seats.filter(position=position).first()
+
+
+def events_of(game: Game) -> list[tuple[int, dict]]:
+    """``(seq, payload)`` of every stored event of ``game``, in order."""
+    return list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
+
+
+def event_time(game: Game, seq: int):
+    """When event ``seq`` of ``game`` was stored (None when there is none)."""
+    return Event.objects.filter(game=game, seq=seq).values_list("created_at", flat=True).first()
+
+
+def seat_changes_since(game: Game, start: int) -> list[tuple[int, int, str]]:
+    """``(seat id, version, change)`` of every ``SeatChange`` of ``game`` from
+    ``version`` ``start`` on, in order."""
+    changes = game.seat_changes.filter(version__gte=start).order_by("version", "pk")
+    return list(changes.values_list("seat_id", "version", "change"))
+
+
 def game_state(game: Game):
     """The engine state of ``game``: its cached snapshot, or a replay of its log.
     Raises ``GameUnreadable`` (from the engine's error) when they cannot be read."""

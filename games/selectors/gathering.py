@@ -21,3 +21,8 @@ def rematch_invitation(game: Game, user) -> Invitation | None:
 
 def seats_taken(game: Game) -> int:
     return game.seats.count()
+
+
+def invitations_of(game: Game) -> list[Invitation]:
+    """Every invitation to ``game``, oldest first, with the invited account's profile."""
+    return list(game.invitations.select_related("user__profile").order_by("created_at"))

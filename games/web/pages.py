@@ -20,7 +20,7 @@ from accounts.models import bot_label
 from games.kinds import KINDS
 from games.kinds.words import Line
 from games.models import Game, Seat, SeatChange
-from games.selectors import Table, display_name, seats_of
+from games.selectors import Table, display_name, gathering, seat_changes_since, seats_of
 
 HOUR = 3600
 
@@ -175,7 +175,7 @@ def turns(lines: list[Line]) -> list[dict]:
 
 def seats_context(game: Game) -> list[dict]:
     """Every seat of a gathering game, the empty ones too."""
-    taken = {seat.position: seat for seat in game.seats.select_related("user", "user__profile")}
+    taken = {seat.position: seat for seat in seats_of(game)}
     return [
         {
             "position": position + 1,
@@ -192,7 +192,7 @@ def invitations_shown(game: Game, viewer) -> list[dict]:
     accounts by their display names; an address only to the host who typed it.
     No player ever learns another's address here."""
     shown = []
-    for invitation in game.invitations.select_related("user__profile").order_by("created_at"):
+    for invitation in gathering.invitations_of(game):
         invited = invitation.invited_account
         if invited is not None:
             who = display_name(invited)
@@ -213,7 +213,7 @@ def game_summary(game: Game) -> dict:
         "rules": game_kind.about.rules_summary(game.variants),
         "host": display_name(game.host),
         "variants": game_kind.about.variant_names(game.variants),
-        "taken": game.seats.count(),
+        "taken": gathering.seats_taken(game),
         "turn": _duration(game.turn_seconds),
         "response": _duration(game.response_seconds),
     }
@@ -262,7 +262,5 @@ def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
         Line(
             seq=version, text=sentences[change] % {**words, "name": display_name(players[seat_id])}, kind="seat.changed"
         )
-        for seat_id, version, change in game.seat_changes.filter(version__gte=start)
-        .order_by("version", "pk")
-        .values_list("seat_id", "version", "change")
+        for seat_id, version, change in seat_changes_since(game, start)
     ]

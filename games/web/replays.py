@@ -15,8 +15,8 @@ once per request, only as far as the step shown: cheap for a single game.
 """
 
 from games.kinds import KINDS
-from games.models import Event, Game
-from games.selectors import player_names
+from games.models import Game
+from games.selectors import events_of, player_names
 from games.web.pages import with_seat_changes
 
 
@@ -44,7 +44,7 @@ def replay_context(game: Game, seat, step) -> dict:
         raise ReplayRefused(game.pk)
     game_kind = KINDS[game.kind]
     names = player_names(game)
-    stored = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
+    stored = events_of(game)
     told = game_kind.history.lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
     lines = with_seat_changes(game, told)
     count = len(lines)

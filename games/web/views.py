@@ -13,7 +13,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -21,7 +21,16 @@ from django.views.decorators.http import require_GET, require_POST
 from games import history
 from games.kinds import KINDS
 from games.models import Game, Invitation
-from games.selectors import dashboard, display_name, player_names, results, seat_of, seats_of, table_for
+from games.selectors import (
+    dashboard,
+    display_name,
+    game_by_id,
+    player_names,
+    results,
+    seat_of,
+    seats_of,
+    table_for,
+)
 from games.selectors.chat import chat_messages, chat_newer_than
 from games.selectors.gathering import game_by_join_token, invitation_by_token, rematch_invitation, seats_taken
 from games.services import bots, clock, gathering, play, presence
@@ -125,7 +134,9 @@ def _seated_game(request, pk):
 def _seated_table(request, pk):
     """The game, its seats (``seats_of``: read once for the whole page) and the
     user's seat; 404 unless the user has a seat at it."""
-    game = get_object_or_404(Game, pk=pk)
+    game = game_by_id(pk)
+    if game is None:
+        raise Http404
     seats = seats_of(game)
     seat = seat_of(game, request.user, seats)
     if seat is None:
