@@ -28,13 +28,18 @@ class UnknownBotLevel(ValueError):
 
 def levels_of(kind: str) -> tuple:
     """The bot levels of ``kind``, weakest first (the extras last)."""
-    return COMMON_LEVELS + tuple(_kind_bots(kind).EXTRA_LEVELS)
+    return COMMON_LEVELS + tuple(_extra_levels(kind))
 
 
 def _kind_bots(kind: str):
     """``kind``'s own module for the bots: its knowledge tracker, easy rules,
-    playouts and the levels it adds (``EXTRA_LEVELS``, each with its module)."""
+    playouts and any levels it adds (``EXTRA_LEVELS``, each with its module)."""
     return import_module(f"{PACKAGES[kind]}.bots")
+
+
+def _extra_levels(kind: str) -> dict[str, str]:
+    """The levels ``kind`` adds to the common ones, by name → module: none unless it says."""
+    return getattr(_kind_bots(kind), "EXTRA_LEVELS", {})
 
 
 def bot_for(kind: str, level: str):
@@ -42,12 +47,12 @@ def bot_for(kind: str, level: str):
     there are, or ``ImportError`` saying which package a level needs."""
     if level not in levels_of(kind):
         raise UnknownBotLevel(f"There is no {level!r} bot for {kind}; the levels are: {', '.join(levels_of(kind))}.")
-    kind_bots = _kind_bots(kind)
-    if level in kind_bots.EXTRA_LEVELS:
-        return import_module(kind_bots.EXTRA_LEVELS[level]).Player()
+    extra = _extra_levels(kind)
+    if level in extra:
+        return import_module(extra[level]).Player()
     if level == "default":
         return DefaultPlayer()
-    playouts = kind_bots.PLAYOUTS
+    playouts = _kind_bots(kind).PLAYOUTS
     return EasyPlayer(playouts) if level == "easy" else StrongPlayer(playouts)
 
 

@@ -94,7 +94,6 @@ SEEN = {
 
 
 Tracker = KobayakawaTracker
-EXTRA_LEVELS = {}
 
 
 def easy_answer(state, name: str, options: list[dict], rng) -> dict:
