@@ -9,6 +9,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import tasks
+from games.mail import emails
 from games.models import Game
 from games.selectors import game_state
 from games.services import clock, errors, gathering, play
@@ -136,7 +137,7 @@ def test_a_short_time_control_reminds_once_at_its_moment(players, celery_worker,
     wait_for(lambda: fresh(game).version > game.version)  # her decision passed: its reminder can be claimed no more
     ana = game.seats.get(user=players[0])
     # ...and none is on its way: every timed reminder of her decision, and every reminder email to her, has run.
-    celery_worker.drain(tasks.remind_game.s(game.pk, game.version), tasks.send_reminder.s(ana.pk, game.version))
+    celery_worker.drain(tasks.remind_game.s(game.pk, game.version), emails.send_reminder.s(ana.pk, game.version))
     assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.subject] == [reminder]
 
 

@@ -7,7 +7,7 @@ import time
 import pytest
 from django.conf import settings
 
-from games import tasks
+from games.mail import emails
 from games.services import play
 from tests.players import awaited, make_player, started_game
 from tests.worker import wait_for
@@ -44,7 +44,7 @@ def test_a_present_player_who_answers_in_time_gets_no_email(players, workers, cl
     game, _asked_at = steal_from_ben_with_his_page_open(players, client, smtp)
     smtp.wait_for(to="cai@example.com", subject_contains="Respond to Ana's Steal")  # Cai was away: at once
     version = awaited(game)["p2"][1]
-    email_to_ben = tasks.send_decision.s(game.seats.get(user=players[1]).pk, version)
+    email_to_ben = emails.send_decision.s(game.seats.get(user=players[1]).pk, version)
     wait_for(lambda: workers.scheduled(email_to_ben))  # Ben has the page open: his email waits for its time
     play.decision_submit(game=game, user=players[1], command={"act": "allow"}, version=version)
     workers.drain(email_to_ben)  # its time came, and it found his decision answered
