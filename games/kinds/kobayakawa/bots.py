@@ -94,7 +94,7 @@ SEEN = {
 
 
 Tracker = KobayakawaTracker
-EXTRA_LEVELS = {}
+EXTRA_LEVELS: dict[str, str] = {}
 
 
 def easy_answer(state, name: str, options: list[dict], rng) -> dict:
