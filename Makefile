@@ -6,7 +6,7 @@
 #               TEST_WORKERS=0 runs it in one process)
 #   make test-fast  the rules engine, the game kinds and the scenario files only: no
 #               database, Redis, worker or browser (under a minute)
-#   make check  the linter, the formatter's check and Django's system checks
+#   make check  the linter, the formatter's check, the type checker and Django's system checks
 #   make bench  time the rules engine, the dashboard and the site under load (a scratch
 #               database and the empty Redis database BENCH_REDIS_URL, default
 #               redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
@@ -122,6 +122,7 @@ bench: $(VENV)/.installed $(VENV)/.installed-bench
 check: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	DEBUG=1 $(VENV)/bin/mypy
 	$(DEV) $(VENV_PY) manage.py check
 
 # Refresh the .po catalogs from the code and templates, then compile them.

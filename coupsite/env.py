@@ -83,7 +83,7 @@ def secret_key_problem(key: str) -> str | None:
 DEFAULT_CONN_MAX_AGE = 60
 
 
-def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
+def database_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dj_database_url.DBConfig:
     """DATABASES["default"] from DATABASE_URL; a SQLite file in the project root if unset.
 
     Connections are kept open between requests and tasks (``DB_CONN_MAX_AGE``

@@ -23,7 +23,7 @@ def rows_update(rows: list, fields: tuple) -> None:
         for row in rows:
             row.save(update_fields=fields)
         return
-    model = type(rows[0])
+    model: type = type(rows[0])  # not type[...]: mypy takes those for unhashable (python/mypy#11470)
     concrete = _fields(model, tuple(fields))
     values = [[field.get_db_prep_save(getattr(row, field.attname), connection) for field in concrete] for row in rows]
     with connection.cursor() as cursor:
@@ -39,7 +39,7 @@ def rows_insert(rows: list, *, returning_pk: bool = False) -> None:
         for row in rows:
             row.save(force_insert=True)
         return
-    model = type(rows[0])
+    model: type = type(rows[0])  # not type[...]: mypy takes those for unhashable (python/mypy#11470)
     fields = _inserted_fields(model)
     values = [[field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields] for row in rows]
     with connection.cursor() as cursor:

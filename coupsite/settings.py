@@ -129,7 +129,7 @@ CACHES = {
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
 # One attempt to connect when handing a task over: the outbox relay is the retry
 # (outbox/services.py), and a click must not wait for a broker that is down.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 0}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int | str] = {"max_retries": 0}
 if CELERY_BROKER_URL == "filesystem://":
     CELERY_BROKER_FOLDER = BASE_DIR / "var" / "broker"
     CELERY_BROKER_FOLDER.mkdir(parents=True, exist_ok=True)
@@ -293,7 +293,7 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 # No page uses these browser features: no script (ours or injected) may either.
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
         "accelerometer",

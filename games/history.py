@@ -24,6 +24,7 @@ The whole story, told once from the start, is ``full`` (the game's history page)
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
@@ -85,7 +86,7 @@ class History:
         return History(self.story, version, lines[cut:], lines[cut - 1].seq + 1)
 
 
-def latest(game: Game, viewer: str | None, names: dict, appended: list = ()) -> History:
+def latest(game: Game, viewer: str | None, names: dict, appended: Sequence[dict] = ()) -> History:
     """The latest turns of ``game`` as ``viewer`` (a player name; None for anyone
     not seated) may know them, up to the version of the ``game`` row read, in the
     active language. ``appended``: the events the caller itself just appended, up
@@ -93,7 +94,7 @@ def latest(game: Game, viewer: str | None, names: dict, appended: list = ()) -> 
     return latest_of(game, [viewer], names, appended)[viewer]
 
 
-def latest_of(game: Game, viewers: list, names: dict, appended: list = ()) -> dict:
+def latest_of(game: Game, viewers: list, names: dict, appended: Sequence[dict] = ()) -> dict:
     """``latest`` for each of ``viewers`` (their histories by viewer), for the emails
     of one update: the cache is read once for them all, with the game's tail, and
     the events not told yet to some of them are taken once from the tail, or else
@@ -168,7 +169,7 @@ class _Log:
     when they hold them, read from the log otherwise. ``extended`` once they hold
     events the cached tail did not, so that the cache keeps them (``kept``)."""
 
-    def __init__(self, game: Game, tail: Tail | None, appended: list):
+    def __init__(self, game: Game, tail: Tail | None, appended: Sequence[dict]):
         self.game = game
         self.extended = bool(appended)
         if appended:
@@ -191,9 +192,11 @@ class _Log:
         return held
 
     def kept(self) -> Tail:
-        """The tail to keep: its latest ``TAIL_EVENTS`` events."""
-        cut = max(0, len(self.tail.events) - TAIL_EVENTS)
-        return Tail(self.tail.start + cut, self.tail.events[cut:])
+        """The tail to keep, once ``extended``: its latest ``TAIL_EVENTS`` events."""
+        tail = self.tail
+        assert tail is not None, "an extended log holds events"
+        cut = max(0, len(tail.events) - TAIL_EVENTS)
+        return Tail(tail.start + cut, tail.events[cut:])
 
 
 def _events(game: Game, since: int) -> list:

@@ -90,6 +90,10 @@ class Seat(models.Model):
     stand_in = models.CharField(max_length=20, blank=True, default="")
     # Whether the player was told that the stand-in played one of their decisions.
     stand_in_told = models.BooleanField(default=False)
+    # Not a column: the version of the seat's latest change (a bot taking it over,
+    # its player back; None if none ever), on the seats ``games.selectors.seats_of``
+    # reads and kept up to date by the services that make a change.
+    last_change: int | None
 
     class Meta:
         ordering = ["position"]

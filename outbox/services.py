@@ -226,7 +226,8 @@ def _calls(messages) -> list[list[Message]]:
     """The ``messages`` as the calls they make, in order: each its own, but those
     of a task that merges its calls (see the module docstring) one call, made
     where the first of them was."""
-    calls, merged = [], {}
+    calls: list[list[Message]] = []
+    merged: dict[str, list[Message]] = {}
     for message in messages:
         if not _merges(message):
             calls.append([message])

@@ -8,7 +8,7 @@ checks a player's answer gets: an illegal answer stops the match with an error.
 
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 
 from games.bots import Budget, bot_for, decide, knowledge_for
 from games.engine.dealer import SeededDealer
@@ -23,7 +23,7 @@ class UnfinishedGame(RuntimeError):
 
 def play_game(kind: str, levels: list, bots: dict, rng: random.Random, budget: Budget, variants=()) -> dict:
     """One game, seat ``i`` played by ``levels[i]`` (the first seat starts).
-    Returns ``{"winners": [levels], "seconds": Counter, "decisions": Counter}``."""
+    Returns ``{"winners": [levels], "seconds": {level: seconds}, "decisions": Counter}``."""
     rules = rules_of(kind)
     dealer = SeededDealer(rng.random())
     names = [f"p{i}" for i in range(len(levels))]
@@ -34,7 +34,8 @@ def play_game(kind: str, levels: list, bots: dict, rng: random.Random, budget: B
     thinking = {name: random.Random(rng.random()) for name in names}
     for seat in knowledge.values():
         seat.observe_events(events)
-    seconds, decisions = Counter(), Counter()
+    seconds: defaultdict[str, float] = defaultdict(float)
+    decisions: Counter[str] = Counter()
     for _answer in range(MAX_DECISIONS):
         if rules.is_over(state):
             winners = [level_of[name] for name in rules.winners(state)]
@@ -62,13 +63,16 @@ def play_match(kind: str, seats: list, games: int, budget: Budget, seed=None, va
         if check_game is not None:
             check_game(len(seats), variants)
     rng = random.Random(seed)
-    wins, seconds, decisions = Counter(), Counter(), Counter()
+    wins: defaultdict[str, float] = defaultdict(int)  # a shared win counts a share of one
+    seconds: defaultdict[str, float] = defaultdict(float)
+    decisions: Counter[str] = Counter()
     for game in range(games):
         shift = game % len(seats)
         result = play_game(kind, seats[shift:] + seats[:shift], bots, rng, budget, variants)
         for level in result["winners"]:
             wins[level] += 1 / len(result["winners"])
-        seconds.update(result["seconds"])
+        for level, spent in result["seconds"].items():
+            seconds[level] += spent
         decisions.update(result["decisions"])
     levels = list(dict.fromkeys(seats))
     return {

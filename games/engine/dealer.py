@@ -6,6 +6,20 @@ into the events, so replaying a log never asks the dealer again.
 
 import random
 import secrets
+from typing import Protocol
+
+
+class Dealer(Protocol):
+    """What the rules ask of every dealer below."""
+
+    scripted: bool
+    """Whether its outcomes are fixed by a scenario's text rather than drawn."""
+
+    def shuffle(self, cards: list) -> list:
+        """A new list of ``cards`` in the order the dealer gives them."""
+
+    def pick(self, options: list):
+        """One of ``options``."""
 
 
 class LiveDealer:
@@ -14,7 +28,7 @@ class LiveDealer:
     scripted = False
 
     def __init__(self):
-        self._random = secrets.SystemRandom()
+        self._random: random.Random = secrets.SystemRandom()
 
     def shuffle(self, cards: list) -> list:
         shuffled = list(cards)

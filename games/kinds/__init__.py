@@ -23,6 +23,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from games.engine.common import Rules
     from games.kinds.base import GameKind
 
 # The one registry: each game kind's name (stored in ``Game.kind``) and its package.
@@ -59,7 +60,7 @@ def _load(kind: str) -> "GameKind":
 KINDS = _Registry()
 
 
-def rules_of(kind: str):
+def rules_of(kind: str) -> "Rules":
     """The pure-Python rules of a kind (the engine half of its ``GameKind``)."""
     return import_module(f"{PACKAGES[kind]}.engine").RULES
 

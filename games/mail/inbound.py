@@ -154,7 +154,7 @@ def _reply_seat(message: EmailMessage) -> Seat | Outcome:
         if named is None:
             continue
         game_id, position = named
-        seat = seat_in_game(game_id=game_id, position=position)
+        seat = seat_in_game(game_id, position=position)
         if seat is None:
             return Outcome("ignored", "no-such-seat", game_id, position)
         return seat

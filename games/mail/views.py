@@ -40,7 +40,7 @@ def answer(request, token):
             else _("This link is not valid. Open the game from your latest email or from the site.")
         )
         return render(request, "games/answer.html", {"error": message}, status=400)
-    seat = seat_in_game(seat_id=signed["s"], game_id=signed["g"])
+    seat = seat_in_game(signed["g"], pk=signed["s"])
     if seat is None:
         return render(request, "games/answer.html", {"error": _("This game no longer exists.")}, status=404)
     game = seat.game

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import bot_label, display_name_of
 from games import history
-from games.engine.common import PUBLIC
+from games.engine.common import PUBLIC, GameState
 from games.history import History
 from games.kinds import KINDS
 from games.models import Event, Game, Seat, SeatChange
@@ -31,11 +31,11 @@ def game_by_id(pk: int) -> Game | None:
     return Game.objects.filter(pk=pk).first()
 
 
-def seat_in_game(*, seat_id: int | None = None, game_id: int, position: int | None = None) -> Seat | None:
-    """A seat of the game ``game_id`` named by its id or its position, with its game
-    and its player's account and profile: what an email's link or reply address names."""
-    seats = Seat.objects.select_related("game", "user__profile").filter(game_id=game_id)
-    return seats.filter(pk=seat_id).first() if seat_id is not None else seats.filter(position=position).first()
+def seat_in_game(game_id: int, **named: int) -> Seat | None:
+    """The seat of the game ``game_id`` that ``named`` names (``pk=`` or ``position=``),
+    with its game and its player's account and profile: what an email's link or reply
+    address names."""
+    return Seat.objects.select_related("game", "user__profile").filter(game_id=game_id, **named).first()
 
 
 def events_of(game: Game) -> list[tuple[int, dict]]:
@@ -55,15 +55,16 @@ def seat_changes_since(game: Game, start: int) -> list[tuple[int, int, str]]:
     return list(changes.values_list("seat_id", "version", "change"))
 
 
-def game_state(game: Game):
+def game_state(game: Game) -> GameState:
     """The engine state of ``game``: its cached snapshot, or a replay of its log.
     Raises ``GameUnreadable`` (from the engine's error) when they cannot be read."""
     rules = KINDS[game.kind].rules
-    payloads = None
-    if game.snapshot is None:
+    snapshot = game.snapshot
+    payloads: list[dict] = []
+    if snapshot is None:
         payloads = list(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
     try:
-        return rules.load(game.snapshot) if payloads is None else rules.replay(payloads)
+        return rules.load(snapshot) if snapshot is not None else rules.replay(payloads)
     except Exception as error:  # the engine trusts what it stored: anything it raises here means damage
         raise GameUnreadable(game.pk) from error
 
@@ -74,7 +75,11 @@ def seats_of(game: Game) -> list[Seat]:
     version of its latest change (``last_change``: a bot taking it over, its
     player back; None if none ever), so that a history with no change in it
     needs no query for them (``games.web.pages.with_seat_changes``)."""
-    return list(game.seats.select_related("user", "user__profile").annotate(last_change=LAST_SEAT_CHANGE))
+    # ``Seat`` declares ``last_change``, which Django lets an annotation set (it is no
+    # field), but django-stubs' plugin refuses any annotation named as a model
+    # attribute (typeddjango/django-stubs#2818).
+    seats = game.seats.select_related("user", "user__profile")
+    return list(seats.annotate(last_change=LAST_SEAT_CHANGE))  # type: ignore[no-redef]
 
 
 # Written out rather than built from querysets (a Subquery): compiling one costs
@@ -162,15 +167,25 @@ class Table:
     @property
     def waits_for(self) -> str:
         """What the game waits for from the user, as a button says it ("Respond to Ben's Tax")."""
-        return self.game_kind.words.waits_for(self.decision, self.view, self.viewer, self.names)
+        decision, view, viewer = self._asked()
+        return self.game_kind.words.waits_for(decision, view, viewer, self.names)
 
     @cached_property
     def _labeler(self):
-        return self.game_kind.words.labeler(self.view, self.viewer, self.names, self.game.variants)
+        _decision, view, viewer = self._asked()
+        return self.game_kind.words.labeler(view, viewer, self.names, self.game.variants)
 
     def label(self, option: dict) -> str:
         """The words on the button of one of the user's ``options``."""
-        return self.game_kind.words.option_label(option, self._labeler, self.decision)
+        decision, _view, _viewer = self._asked()
+        return self.game_kind.words.option_label(option, self._labeler, decision)
+
+    def _asked(self) -> tuple[str, dict, str]:
+        """The user's decision, the view and their player name: what the words of
+        their ``options`` read, which only a seat the game awaits has."""
+        decision, view, viewer = self.decision, self.view, self.viewer
+        assert decision is not None and view is not None and viewer is not None, "the game awaits nothing of the user"
+        return decision, view, viewer
 
     def reply_word(self, option: dict) -> str:
         """How to write one of the user's ``options`` in a reply by email."""

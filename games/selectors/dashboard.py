@@ -19,6 +19,9 @@ A game whose state cannot be read is listed apart, with the error, for the view
 to have it marked for an operator (reading writes nothing).
 """
 
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
+
 from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery
 from django.utils.translation import gettext as _
 
@@ -27,7 +30,17 @@ from games.models import Event, Game, Invitation, Seat, SeatResult
 from games.selectors import GameUnreadable, display_name, game_state
 from games.selectors.results import game_name, past_rows, percent, results_of, variant_names
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 RECENT_RESULTS = 5
+
+
+class _LastAction(TypedDict):
+    """What ``_open_games`` adds to each game: its last action's stored payload and time."""
+
+    last_action: dict | None
+    last_action_at: datetime | None
 
 
 def last_action_types() -> list[str]:
@@ -38,7 +51,10 @@ def last_action_types() -> list[str]:
 def home(user) -> dict:
     """The dashboard on the home page. A game whose state cannot be read is listed
     in ``attention`` (with its ``error``); the others are shown as usual."""
-    waiting, active, gathering, attention = [], [], [], []
+    waiting: list[dict] = []
+    active: list[dict] = []
+    gathering: list[dict] = []
+    attention: list[dict] = []
     for game in _open_games(user):
         seats = list(game.seats.all())
         names = {seat.player: display_name(seat.user) for seat in seats}
@@ -69,7 +85,7 @@ def home(user) -> dict:
     }
 
 
-def _open_games(user) -> list[Game]:
+def _open_games(user) -> "list[WithAnnotations[Game, _LastAction]]":
     """The user's games in play or gathering players, with their seats (two queries).
     Each carries its last action (``last_action``, a stored event payload, and
     ``last_action_at``) from a subquery, not from reading its log."""
@@ -85,7 +101,7 @@ def _open_games(user) -> list[Game]:
     )
 
 
-def _active_row(game: Game, seat: Seat, names: dict) -> dict:
+def _active_row(game: "WithAnnotations[Game, _LastAction]", seat: Seat, names: dict) -> dict:
     game_kind = KINDS[game.kind]
     state = game_state(game)
     view = game_kind.rules.view(state, seat.player)

@@ -18,7 +18,9 @@ zone activated for the request.
 """
 
 from collections import Counter
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
@@ -164,7 +166,7 @@ def _counted(counter: str) -> str:
     return f"counted_{counter}"
 
 
-def _groups(user) -> list[dict]:
+def _groups(user) -> list[Mapping[str, Any]]:
     """The user's results grouped by game, variants and player count: games, wins and
     every kind's counters summed (one query; a few dozen rows at most). A group's
     sum of a counter its kind does not keep is None."""
@@ -215,7 +217,9 @@ def _opponents(user, limit=None) -> list[dict]:
 def statistics(user) -> dict:
     """Everything on the statistics page (three queries)."""
     groups = _groups(user)
-    by_kind, by_variant, by_players = {}, {}, {}
+    by_kind: dict[str, dict] = {}
+    by_variant: dict[str, dict] = {}
+    by_players: dict[int, dict] = {}
     with_variants = _kinds_with_variants()
     for group in groups:
         _add(by_kind, group["kind"], group)
@@ -246,7 +250,7 @@ def statistics(user) -> dict:
     }
 
 
-def _add(into: dict, key, group: dict) -> None:
+def _add(into: dict, key, group: Mapping[str, Any]) -> None:
     counts = into.setdefault(key, {"games": 0, "wins": 0})
     counts["games"] += group["games"]
     counts["wins"] += group["wins"]
@@ -264,7 +268,7 @@ def _rate_row(label: str, counts: dict) -> dict:
 def _panels(groups) -> list[dict]:
     """The panels of each game the user played, as its kind's ``stats`` declares
     them, from its counters summed over the user's games of it."""
-    totals = {}
+    totals: dict[str, Counter] = {}
     for group in groups:
         counted = totals.setdefault(group["kind"], Counter())
         for name in KINDS[group["kind"]].stats.counters:
@@ -307,11 +311,12 @@ def _months(user) -> tuple[list[dict], int]:
         .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1)))
         .order_by("month")
     }
-    months = [
+    unplayed: dict[str, int] = {}
+    months: list[dict[str, Any]] = [
         {
             "start": start,
-            "games": counts.get(start.date(), {}).get("games", 0),
-            "wins": counts.get(start.date(), {}).get("wins", 0),
+            "games": counts.get(start.date(), unplayed).get("games", 0),
+            "wins": counts.get(start.date(), unplayed).get("wins", 0),
         }
         for start in starts
     ]

@@ -3,7 +3,7 @@ short one, pausing and resuming, a player's extra time, and claiming a reminder.
 Expiring a deadline applies the engine's default answers: that is play
 (``play.deadline_expire``)."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import models, transaction
 from django.utils import timezone
@@ -26,6 +26,7 @@ def game_pause(*, game: Game, by) -> None:
             raise ServiceError(_("Only the host can pause the game."))
         if game.status != Game.Status.ACTIVE or game.paused_remaining is not None:
             raise ServiceError(_("Only a running game can be paused."))
+        assert game.deadline_at is not None, "a running game has a deadline"
         game.paused_remaining = max(game.deadline_at - timezone.now(), timedelta(0))
         game.deadline_at = None
         game.save(update_fields=["paused_remaining", "deadline_at"])
@@ -80,14 +81,16 @@ def schedule_deadline(game: Game) -> None:
     its reminder, when that is soon. Long deadlines are left to the minute sweeps
     alone: a Redis broker redelivers tasks held longer than its visibility
     timeout, and a sweep needs no such care."""
+    assert game.deadline_at is not None, "scheduled only once the deadline is set"
     if game.deadline_at - timezone.now() <= PROMPT_EXPIRY_WITHIN:
         notifications.deadline_due(game)
         if game.reminders:
             notifications.reminder_moment(game, at=reminder_at(game))
 
 
-def reminder_at(game: Game):
+def reminder_at(game: Game) -> datetime:
     """When the awaited players are reminded: a quarter of their time before the deadline."""
+    assert game.deadline_at is not None, "asked only of a running clock"
     return game.deadline_at - timedelta(seconds=game.deadline_seconds / 4)
 
 

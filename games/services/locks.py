@@ -2,19 +2,20 @@
 
 from django.utils.translation import gettext as _
 
-from games.models import Game
+from games.engine.common import GameState
+from games.models import Game, Seat
 from games.selectors import game_state, seat_of, seats_of
 from games.services.errors import NotSeated, ServiceError
 
 
-def locked_for_play(game: Game, user):
+def locked_for_play(game: Game, user) -> tuple[Game, Seat, GameState]:
     """The game row locked for this transaction (call inside one), the user's
     seat and the state; refused when the game is not in play or has no seat of theirs."""
     game, _seats, seat, state = locked_table(game, user)
     return game, seat, state
 
 
-def locked_table(game: Game | int, user):
+def locked_table(game: Game | int, user) -> tuple[Game, list[Seat], Seat, GameState]:
     """``locked_for_play`` with every seat of the game too (``seats_of``), read under
     the lock: for a move whose answer shows the table as the move left it. ``game``
     may be only its id, for a caller that has not read it: the lock is then the one

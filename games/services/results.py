@@ -21,6 +21,7 @@ What is stored, the same way for every game (this module knows none):
 """
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -54,7 +55,7 @@ class Outcome:
 def places_of(standings: list[list[str]]) -> dict[str, int]:
     """Player → place, from ``standings`` (groups from first place on): players tied
     share a place, and the next group's place counts them all (1, 2, 2, 4)."""
-    places = {}
+    places: dict[str, int] = {}
     for group in standings:
         first = len(places) + 1
         places |= dict.fromkeys(group, first)
@@ -67,7 +68,7 @@ def outcome(kind: str, payloads) -> Outcome:
     game_kind = KINDS[kind]
     rules = game_kind.rules
     state = rules.new_state()
-    moves = Counter()
+    moves: Counter[str] = Counter()
     events = []
     for payload in payloads:
         event = EngineEvent.from_json(payload)
@@ -87,7 +88,7 @@ def outcome(kind: str, payloads) -> Outcome:
     )
 
 
-def game_results_record(*, game: Game, appended: list = ()) -> list[SeatResult]:
+def game_results_record(*, game: Game, appended: Sequence[Event] = ()) -> list[SeatResult]:
     """Store ``game``'s per-seat results and set ``game.moves`` (the caller saves
     the game). Replaces any results stored before, so it can be run again.
 
@@ -97,6 +98,7 @@ def game_results_record(*, game: Game, appended: list = ()) -> list[SeatResult]:
     stored = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
     result = outcome(game.kind, [*stored, *(row.payload for row in appended)])
     finished_at = game.finished_at or game.events.order_by("-seq").values_list("created_at", flat=True).first()
+    assert finished_at is not None, "a finished game has events"
     seats = list(game.seats.all())
     variants = variants_key(game.variants)
     rows = [

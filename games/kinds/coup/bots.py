@@ -57,7 +57,7 @@ class CoupTracker:
         rules, seat = knowledge.rules, knowledge.seat
         world = rules.load(rules.dump(knowledge.state))
         others = [p for p in world.players if p.name != seat]
-        seen = Counter()
+        seen: Counter[str] = Counter()
         for p in world.players:
             seen.update(p.revealed)
             seen.update(card for card in (*p.hand, *p.drawn) if card != HIDDEN)

@@ -20,8 +20,8 @@ class _Tally:
         self.rulebook = rulebook_for(frozenset())
         self.challenge: tuple[str, str] | None = None
 
-    def bluff_caught(self) -> None:
-        challenger, claimant = self.challenge
+    def bluff_caught(self, challenger: str, claimant: str) -> None:
+        """The open challenge (``challenger``, ``claimant``) caught a bluff."""
         self.counts[challenger]["challenges_won"] += 1
         self.counts[claimant]["bluffs_caught"] += 1
         self.challenge = None
@@ -53,12 +53,12 @@ def _proved(tally: _Tally, data: dict) -> None:
 
 def _conceded(tally: _Tally, data: dict) -> None:
     if tally.challenge:
-        tally.bluff_caught()
+        tally.bluff_caught(*tally.challenge)
 
 
 def _resigned(tally: _Tally, data: dict) -> None:
     if tally.challenge and tally.challenge[1] == data["player"]:
-        tally.bluff_caught()  # a claimant who resigns while challenged abandons the claim
+        tally.bluff_caught(*tally.challenge)  # a claimant who resigns while challenged abandons the claim
 
 
 COUNTED = {

@@ -10,6 +10,8 @@ challenges, then blocks), so a response asks the AI whether to challenge, then
 whether to block. Needs the ``bench`` extra (``pip install -e '.[bench]'``).
 """
 
+from typing import Any
+
 from games.kinds.coup.engine.cards import VARIANTS
 
 try:
@@ -113,7 +115,7 @@ def _asker(knowledge, np_random):
         for p in state.players
     ]
     me = state.by_name[seat]
-    game = {"whose_turn": index[state.turn.name], "player_to_act": index[seat]}
+    game: dict[str, Any] = {"whose_turn": index[state.turn.name], "player_to_act": index[seat]}
     action = state.action
     if action is not None:
         game["action"] = action.kind
@@ -131,10 +133,10 @@ def _asker(knowledge, np_random):
     return ask
 
 
-def _traces(history, state) -> dict:
+def _traces(history, state) -> dict[str, list[tuple[str, str | None]]]:
     """Each player's trace as coupml keeps it, from the public history."""
-    traces = {p.name: [] for p in state.players}
-    claim_of = {}  # who claimed what in the action being resolved
+    traces: dict[str, list[tuple[str, str | None]]] = {p.name: [] for p in state.players}
+    claim_of: dict[str, str] = {}  # who claimed what in the action being resolved
     for type, fields in history:
         player = fields.get("player")
         if type == "coup.action.declared":

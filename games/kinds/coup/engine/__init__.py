@@ -25,7 +25,7 @@ def _patient(rng, options):
     return rng.choice(calm or options)
 
 
-class CoupRules(Rules):
+class CoupRules(Rules[CoupState]):
     kind = "coup"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     variants = VARIANTS

@@ -23,6 +23,7 @@ from games.kinds.coup.engine.rules import (
     blockers_of,
     can_prove,
     challenged_claim,
+    disclaimed,
     faction_forbids,
     open_inheritance_claims,
     stolen,
@@ -57,7 +58,7 @@ def _turn_options(state: CoupState, player):
     rulebook = state.rulebook
     coins = player.coins
     others = state.after(player)
-    found = []
+    found: list[dict] = []
     forced = coins >= FORCED_COUP_COINS
     if not forced:
         found += rulebook.plain_options
@@ -66,7 +67,8 @@ def _turn_options(state: CoupState, player):
                 found.append({"act": act})
             if coins >= cost:
                 found += [{"act": act, "target": q.name} for q in others]
-    targets = names = None
+    targets = None
+    names: list[str]  # set with ``targets``, once an attack needs them
     for act, cost, named, steals in rulebook.aimed:
         if coins < cost or (forced and act != FORCED_ACTION):
             continue
@@ -177,18 +179,18 @@ TURN = DecisionSpec(
 
 
 def _blocks(state: CoupState, player):
-    action = state.action
-    if state.estate is not None or action.blocker is not None or player not in blockers_of(state, action):
+    action = state.action  # None in an inheritance's window: nothing to block
+    if action is None or action.blocker is not None or player not in blockers_of(state, action):
         return ()
     return state.rulebook.block_options[action.kind]
 
 
 def _respond_options(state: CoupState, player):
     found = [ALLOW]
-    if state.estate is not None:
+    action = state.action
+    if action is None:  # an inheritance's window: the open Lawyer claims may be challenged
         found.extend({"act": "challenge", "target": c} for c in open_inheritance_claims(state, player))
         return found
-    action = state.action
     if action.blocker is not None or action.kind in state.rulebook.challengeable:
         found.append(CHALLENGE)
     found += _blocks(state, player)
@@ -233,6 +235,7 @@ def _open_claim(state: CoupState) -> str:
     """Who made the claim a response window is about: the blocker once there is a
     block (the game has moved past the action's claim), else the actor."""
     action = state.action
+    assert action is not None, "a window outside an inheritance is about an action"
     if action.blocker is not None:
         return action.blocker
     if action.kind not in state.rulebook.challengeable:
@@ -243,6 +246,7 @@ def _open_claim(state: CoupState) -> str:
 def _refuse_challenge_of(state: CoupState, named: str, claimant: str):
     """A challenge named ``named`` while only ``claimant``'s claim is open: say why not."""
     action = state.action
+    assert action is not None, "a window outside an inheritance is about an action"
     if action.blocker is not None and named == action.actor and action.kind in state.rulebook.challengeable:
         raise IllegalMove(
             _("{player}'s claim can no longer be challenged: the game has moved on to {blocker}'s block."),
@@ -269,7 +273,9 @@ def _challenged_inheritance_claim(state: CoupState, player, named) -> str:
         raise IllegalMove(_("There is no Lawyer claim you can challenge."))
     if named in claims:
         return named
-    if named in state.estate.proved and named in state.estate.claimants:
+    estate = state.estate
+    assert estate is not None, "asked only during an inheritance"
+    if named in estate.proved and named in estate.claimants:
         raise IllegalMove(_("{player}'s Lawyer claim has already been challenged and stands."), player=named)
     raise IllegalMove(_("{player} has no Lawyer claim you can challenge."), player=named)
 
@@ -314,16 +320,16 @@ BLOCK = DecisionSpec(
 
 
 def _challenged_options(state: CoupState, player):
-    if not can_prove(state, player):
-        return [CONCEDE]
     claim = challenged_claim(state)
+    if not can_prove(state, player, claim):
+        return [CONCEDE]
     if claim is None:
-        return [DISPROVE_OPTIONS[state.rulebook.disclaims[state.action.kind]], CONCEDE]
+        return [DISPROVE_OPTIONS[disclaimed(state)], CONCEDE]
     return [PROVE_OPTIONS[claim], CONCEDE]
 
 
 def _challenged_default(state: CoupState, player, dealer) -> dict:
-    return {"act": "prove" if can_prove(state, player) else "concede"}
+    return {"act": "prove" if can_prove(state, player, challenged_claim(state)) else "concede"}
 
 
 def _challenged(flow, player, command):
@@ -332,10 +338,9 @@ def _challenged(flow, player, command):
     on_block = challenge.on == "block"
     if command["act"] == "prove":
         claim = challenged_claim(state)
-        if not can_prove(state, player):
+        if not can_prove(state, player, claim):
             if claim is None:
-                disclaimed = state.rulebook.disclaims[state.action.kind]
-                raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(disclaimed))
+                raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(disclaimed(state)))
             raise IllegalMove(_("You can't prove it: you have no {card}."), card=card_name(claim))
         shown = list(player.hand) if claim is None else [claim]
         flow.emit("coup.claim.proved", {"player": player.name, "cards": shown})

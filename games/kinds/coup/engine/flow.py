@@ -24,10 +24,10 @@ from games.kinds.coup.engine.actions import ACTIONS, ATTACK, CHANGE_FACTION, EXC
 from games.kinds.coup.engine.cards import DECLARED_ATTACK_DRAWS
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.engine.rules import blockers_of, open_inheritance_claims, stolen
-from games.kinds.coup.engine.state import APPLY, CoupState
+from games.kinds.coup.engine.state import APPLY, Challenge, CoupState
 
 
-class Flow(BaseFlow):
+class Flow(BaseFlow[CoupState]):
     __slots__ = ()
     APPLY = APPLY
     DECISIONS = DECISIONS
@@ -97,9 +97,11 @@ class Flow(BaseFlow):
             self.run("end_action")
         elif decision is not None and not state.awaiting:
             if decision.kind == "challenged":
-                if state.challenge.on == "inheritance":
+                challenge = state.challenge
+                assert challenge is not None, "a claimant is asked only while their claim is challenged"
+                if challenge.on == "inheritance":
                     self.emit("coup.inheritance.claim_lost", {"player": name})
-                self.run(_resigned_claimant_step(state))
+                self.run(_resigned_claimant_step(challenge))
             else:
                 self.run(RESIGNED_CONTINUATION.get(decision.kind, state.step))
         self.standing_answers()
@@ -171,8 +173,8 @@ def standing_answer(state: CoupState, name: str, kind: str, dealer) -> dict | No
 RESIGNED_CONTINUATION = {"turn": "end_action", "show": "end_action"}
 
 
-def _resigned_claimant_step(state):
-    return {"action": "action_failed", "block": "effect", "inheritance": "inheritance_resume"}[state.challenge.on]
+def _resigned_claimant_step(challenge: Challenge) -> str:
+    return {"action": "action_failed", "block": "effect", "inheritance": "inheritance_resume"}[challenge.on]
 
 
 # ---- the flow's steps: each returns the next step, or None when waiting ----------------
@@ -181,6 +183,7 @@ def _resigned_claimant_step(state):
 def _step_declared(flow: Flow):
     state = flow.state
     action = state.action
+    assert action is not None, "every step of an action runs while it is being resolved"
     actor = state.by_name[action.actor]
     if action.kind in state.rulebook.challengeable:
         asked = state.after(actor)
@@ -193,6 +196,7 @@ def _step_action_survived(flow: Flow):
     """A challenge on the action failed; a blocker who has not allowed may still block."""
     state = flow.state
     action = state.action
+    assert action is not None, "every step of an action runs while it is being resolved"
     blockers = [p for p in blockers_of(state, action) if p.name not in action.allowed]
     return flow.await_(blockers, "block", "effect")
 
@@ -200,6 +204,7 @@ def _step_action_survived(flow: Flow):
 def _step_action_failed(flow: Flow):
     state = flow.state
     action = state.action
+    assert action is not None, "every step of an action runs while it is being resolved"
     record = ACTIONS[action.kind]
     if record.takes_reserve:
         flow.move_coins(action.takes, action.actor, "reserve")
@@ -211,6 +216,7 @@ def _step_action_failed(flow: Flow):
 
 def _step_block_allowed(flow: Flow):
     action = flow.state.action
+    assert action is not None, "every step of an action runs while it is being resolved"
     flow.emit("coup.action.failed", {"player": action.actor, "action": action.kind, "reason": "blocked"})
     return "end_action"
 
@@ -221,6 +227,7 @@ def _step_effect(flow: Flow):
     nobody is asked anything."""
     state = flow.state
     action = state.action
+    assert action is not None, "every step of an action runs while it is being resolved"
     record = ACTIONS[action.kind]
     actor = action.actor
     if record.gain:
@@ -292,7 +299,9 @@ def _start_exchange(flow: Flow, player, count):
 
 def _step_examined(flow: Flow):
     state = flow.state
-    return flow.await_([state.by_name[state.action.actor]], "examine", "end_action")
+    action = state.action
+    assert action is not None, "every step of an action runs while it is being resolved"
+    return flow.await_([state.by_name[action.actor]], "examine", "end_action")
 
 
 def _step_end_action(flow: Flow):
@@ -316,6 +325,7 @@ def _step_end_action(flow: Flow):
     for dead in estates:
         flow.move_coins(dead.coins, dead.name, "treasury")
     current = state.turn
+    assert current is not None, "an action is resolved in someone's turn"
     following = state.after(current)
     flow.emit("coup.turn.started", {"player": following[0].name})
     return None
@@ -333,7 +343,9 @@ def _step_claims_made(flow: Flow):
 
 def _step_inheritance_resume(flow: Flow):
     state = flow.state
-    waiting = [state.by_name[name] for name in state.estate.suspended]
+    estate = state.estate
+    assert estate is not None, "every step of an inheritance runs while it is open"
+    waiting = [state.by_name[name] for name in estate.suspended]
     return flow.await_(_challengers_of_claims(flow, waiting), "respond", "claims_settled")
 
 
@@ -342,6 +354,7 @@ def _step_claims_settled(flow: Flow):
     or everything when nobody stands (or the game is over), goes to the treasury."""
     state = flow.state
     estate = state.estate
+    assert estate is not None, "every step of an inheritance runs while it is open"
     standing = [c for c in estate.claimants if state.by_name[c].alive]
     if state.living < 2:
         standing = []

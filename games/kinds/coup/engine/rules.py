@@ -40,28 +40,40 @@ def stolen(target, most: int) -> int:
     return coins if coins < most else most
 
 
-def challenged_claim(state: CoupState):
+def challenged_claim(state: CoupState) -> str | None:
     """The character the current challenge is about (``None`` for an action that
     claims *not* to hold a character: Embezzlement)."""
     challenge = state.challenge
-    if challenge.on == "block":
-        return state.action.block_card
+    assert challenge is not None, "asked only while a challenge is open"
     if challenge.on == "inheritance":
         return LAWYER
-    return state.rulebook.claims.get(state.action.kind)
+    action = state.action
+    assert action is not None, "a challenge outside an inheritance is of an action or its block"
+    if challenge.on == "block":
+        return action.block_card
+    return state.rulebook.claims.get(action.kind)
 
 
-def can_prove(state: CoupState, player) -> bool:
-    claim = challenged_claim(state)
+def can_prove(state: CoupState, player, claim: str | None) -> bool:
+    """Whether ``player`` can prove ``claim``, the current challenge's (``challenged_claim``)."""
     if claim is None:
-        return state.rulebook.disclaims[state.action.kind] not in player.hand
+        return disclaimed(state) not in player.hand
     return claim in player.hand
+
+
+def disclaimed(state: CoupState) -> str:
+    """The character the challenged action claims *not* to hold, when
+    ``challenged_claim`` is ``None`` (Embezzlement: the Duke)."""
+    action = state.action
+    assert action is not None, "only an action claims not to hold a character"
+    return state.rulebook.disclaims[action.kind]
 
 
 def open_inheritance_claims(state: CoupState, player) -> list[str]:
     """The Lawyer claims ``player`` may still challenge: another player's, standing
     (the claimant still in the game), and not yet proved against a challenge."""
     estate = state.estate
+    assert estate is not None, "asked only during an inheritance"
     return [
         name
         for name in estate.claimants

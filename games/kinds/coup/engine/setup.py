@@ -61,6 +61,7 @@ def setup_events(
     rulebook = rulebook_for(frozenset(variants))
     if deal is None:
         deal, court = _deal(players, rulebook, dealer)
+    assert court is not None, "a deal is fixed with its court"
     start_coins = {name: START_COINS for name in players}
     if len(players) == 2:
         start_coins[first] = TWO_PLAYER_FIRST_COINS

@@ -37,9 +37,9 @@ class Action:
         self.beneficiary = beneficiary  # who receives Patronage's third coin
         self.takes = takes  # what an Embezzlement took from the reserve
         self.allowed: set[str] = set()  # who allowed the action in its window
-        self.blocker = None
-        self.block_card = None
-        self.shown = None  # the card an examined player showed
+        self.blocker: str | None = None
+        self.block_card: str | None = None
+        self.shown: str | None = None  # the card an examined player showed
 
 
 class Challenge:
@@ -63,6 +63,9 @@ class Estate:
         # Claims proved against a challenge: settled, so never challenged again (docs/rules.md §1, §4.3).
         self.proved: list[str] = []
         self.suspended: list[str] = []  # players still to answer a window a challenge interrupted
+
+
+_NO_VARIANTS = rulebook_for(frozenset())
 
 
 class CoupState:
@@ -93,19 +96,19 @@ class CoupState:
     def __init__(self):
         self.players: list[Player] = []
         self.by_name: dict[str, Player] = {}
-        self.variants = frozenset()
-        self.rulebook: Rulebook | None = None
+        self.variants: frozenset[str] = frozenset()
+        self.rulebook: Rulebook = _NO_VARIANTS  # always the rulebook of ``variants``
         self.court: list[str] = []  # top first
         self.aside: list[str] = []  # two-player draft: out of the game, unseen
         self.reserve = 0  # the factions' treasury reserve
         self.turn: Player | None = None
-        self.first = None
+        self.first: str | None = None
         self.awaiting: dict[str, Decision] = {}
-        self.step = None  # where the flow resumes once nobody is awaited
+        self.step: str | None = None  # where the flow resumes once nobody is awaited
         self.action: Action | None = None
         self.challenge: Challenge | None = None
         self.estate: Estate | None = None
-        self.winner = None
+        self.winner: str | None = None
         self.over = False  # kept beside ``winner``: every playout step asks it
         self.seq = 0  # events applied
         self.eliminated = 0  # players eliminated so far

@@ -9,10 +9,12 @@ closed. The omniscient view shows everything, and is for finished-game replays
 and scenario files only.
 """
 
+from typing import Any
+
 from games.engine.common import awaited_view
 from games.kinds.coup.engine.actions import ACTIONS
 from games.kinds.coup.engine.rules import stolen
-from games.kinds.coup.engine.state import CoupState
+from games.kinds.coup.engine.state import Action, CoupState
 
 
 def shown(state: CoupState, viewer, omniscient: bool) -> dict:
@@ -31,7 +33,7 @@ def shown(state: CoupState, viewer, omniscient: bool) -> dict:
         if p.drawn:
             entry["drawn"] = list(p.drawn) if own else len(p.drawn)
         players.append(entry)
-    shown = {
+    shown: dict[str, Any] = {
         "players": players,
         "court": list(state.court) if omniscient else len(state.court),
         "reserve": state.reserve,
@@ -42,16 +44,15 @@ def shown(state: CoupState, viewer, omniscient: bool) -> dict:
     if state.rulebook.draft:
         shown["aside"] = list(state.aside) if omniscient else len(state.aside)
     if state.action is not None:
-        shown["pending"] = _pending(state, viewer, omniscient)
+        shown["pending"] = _pending(state, state.action, viewer, omniscient)
     if state.estate is not None:
         estate = state.estate
         shown["inheritance"] = {"player": estate.deceased, "coins": estate.coins, "claimants": list(estate.claimants)}
     return shown
 
 
-def _pending(state: CoupState, viewer, omniscient: bool) -> dict:
+def _pending(state: CoupState, action: Action, viewer, omniscient: bool) -> dict:
     """The action being resolved; a Steal says the coins it takes."""
-    action = state.action
     pending = {"action": action.kind, "player": action.actor}
     for key in ("target", "name", "beneficiary", "blocker", "block_card"):
         value = getattr(action, key)

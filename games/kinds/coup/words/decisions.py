@@ -68,7 +68,8 @@ def _label_turn(option, ctx):
     action = ACTIONS[act]
     rulebook = ctx.rulebook
     target = option.get("target")
-    template, cost = action.label, action.cost
+    template = action.label
+    cost: int | None = action.cost
     if "name" in option:
         template = action.label_named
     elif action.aim == ANYONE and target in (None, ctx.viewer):
@@ -98,9 +99,9 @@ def pending_effect(ctx: Context) -> str:
     """What the pending action does if nobody stops it, e.g. "Ana takes 3 coins"."""
     pending = ctx.pending
     act = pending.get("action")
-    action = ACTIONS.get(act)
-    if action is None:
+    if act not in ACTIONS:
         return action_name(act)
+    action = ACTIONS[act]
     params = {"player": ctx.name(pending.get("player")), "target": ctx.name(pending.get(action.target_key))}
     template = action.unopposed
     if "coins" in pending:
@@ -361,7 +362,7 @@ class CoupWords(Words):
         return text or capfirst(self.decision_prompt(decision))
 
     def option_style(self, option: dict) -> str:
-        return _STYLES.get(option.get("act"), "plain")
+        return _STYLES.get(option["act"], "plain")
 
     def option_group(self, option: dict, decision: str) -> str:
         """Options of a turn are grouped under their action name; other decisions have one group."""

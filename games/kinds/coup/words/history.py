@@ -52,7 +52,7 @@ class CoupStory(Story):
     def __init__(self, viewer, names):
         super().__init__(viewer, names)
         self.rulebook = rulebook_for(frozenset())
-        self.variants = frozenset()
+        self.variants: frozenset[str] = frozenset()
         self.action = None  # the public fields of the action being resolved
         self.factions = {}
         self.out = set()

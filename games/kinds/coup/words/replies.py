@@ -98,7 +98,8 @@ ACTS_OF_WORD = _acts_of_word()
 def translated_acts() -> tuple[dict[str, tuple[str, frozenset]], dict[tuple, str]]:
     """The reply words of every language of the site (``REPLY_WORDS``): single
     words as in ``ACTS_OF_WORD``, and two-word answers as in ``PHRASES``."""
-    words, phrases = {}, {}
+    words: dict[str, tuple[str, frozenset]] = {}
+    phrases: dict[tuple, str] = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             for act, word in REPLY_WORDS.items():
@@ -227,10 +228,10 @@ def match(reading: Reading, options: list[dict], pending: dict | None = None, va
         acts = reading.acts[0]
     elif len({option["act"] for option in options}) != 1:
         return Match()  # no act written, and the answers differ by act
-    claim = rulebook_for(frozenset(variants)).claims.get(pending.get("action"))
+    claim = rulebook_for(frozenset(variants)).claims.get(pending["action"]) if pending else None
     mentioned_cards = {card for card in (claim, pending.get("block_card"), pending.get("name")) if card}
     mentioned_players = {pending.get(key) for key in ("player", "blocker", "target")} - {None}
-    fits = {"exact": [], "partial": []}
+    fits: dict[str, list[dict]] = {"exact": [], "partial": []}
     for option in options:
         fit = _fit(option, reading, acts, mentioned_cards, mentioned_players)
         if fit:

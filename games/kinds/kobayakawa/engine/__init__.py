@@ -44,7 +44,7 @@ def _shy(rng, options):
     return rng.choice(options)
 
 
-class KobayakawaRules(Rules):
+class KobayakawaRules(Rules[KobayakawaState]):
     kind = "kobayakawa"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     out_events = frozenset({"kobayakawa.player.out"})

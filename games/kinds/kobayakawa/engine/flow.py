@@ -16,10 +16,10 @@ from games.engine.errors import gettext_noop as _
 from games.engine.events import Event
 from games.kinds.kobayakawa.engine.decisions import DECISIONS
 from games.kinds.kobayakawa.engine.rules import CARDS, LAST_ROUND_CENTRE, winners_of
-from games.kinds.kobayakawa.engine.state import APPLY
+from games.kinds.kobayakawa.engine.state import APPLY, KobayakawaState
 
 
-class Flow(BaseFlow):
+class Flow(BaseFlow[KobayakawaState]):
     __slots__ = ()
     APPLY = APPLY
     DECISIONS = DECISIONS
@@ -100,11 +100,13 @@ class Flow(BaseFlow):
         state = self.state
         bettors = [p for p in state.in_order() if p.answer == "bet"]
         if not bettors:
+            first = state.first
+            assert first is not None, "a round is settled once it has started"
             self.emit(
                 "kobayakawa.round.replayed",
-                {"round": state.round, "player": None, "first": state.first, "replayed": True},
+                {"round": state.round, "player": None, "first": first, "replayed": True},
             )
-            self.start_round(state.first, state.round)
+            self.start_round(first, state.round)
             return
         kobayakawa = state.kobayakawa
         data = {
@@ -118,15 +120,18 @@ class Flow(BaseFlow):
         if len(bettors) == 1:
             winner = bettors[0]  # a lone bettor wins without showing their card
         else:
-            cards = {p.name: p.card for p in bettors}
+            cards: dict[str, int] = {}
+            for p in bettors:
+                assert p.card is not None, "everyone dealt in holds a card"
+                cards[p.name] = p.card
             self.emit("kobayakawa.cards.revealed", {"cards": cards})
-            lowest = min(bettors, key=lambda p: p.card)
-            totals = {p.name: p.card + (kobayakawa if p is lowest else 0) for p in bettors}
+            lowest = min(cards, key=cards.__getitem__)
+            totals = {name: card + (kobayakawa if name == lowest else 0) for name, card in cards.items()}
             winner = bettors[0]
             for p in bettors[1:]:
                 if totals[p.name] > totals[winner.name]:  # strictly: a tie stays with the earlier player
                     winner = p
-            data.update(cards=cards, lowest=lowest.name, totals=totals)
+            data.update(cards=cards, lowest=lowest, totals=totals)
         data["player"] = winner.name
         self.emit("kobayakawa.round.won", data)
         self.knock_out()

@@ -67,10 +67,10 @@ def read_scenario(data: dict) -> Scenario:
         if sorted(deck) != list(CARDS):
             raise MalformedScenario(f"rounds[{index}] must hold each card from 1 to 15 exactly once")
     medals = per_player(data.get("medals", {}), players, "medals", lambda v: type(v) is int and v >= 0)
-    start = {name: medals.get(name, START_MEDALS) for name in players}
-    if sum(1 for n in start.values() if n) < 2:
+    start_medals = {name: medals.get(name, START_MEDALS) for name in players}
+    if sum(1 for n in start_medals.values() if n) < 2:
         raise MalformedScenario("at least two players need medals")
-    if not start[first]:
+    if not start_medals[first]:
         raise MalformedScenario(f"'first' names {first!r}, who has no medals")
     centre = data.get("centre", START_CENTRE)
     if type(centre) is not int or centre < LAST_ROUND_CENTRE:

@@ -32,12 +32,12 @@ class Player:
         self.name = name
         self.seat = seat
         self.medals = medals  # medals held, not counting a bet on the table
-        self.card = None  # the face-down card held this round
-        self.drawn = None  # the card drawn in stage 1, until one of the two is discarded
+        self.card: int | None = None  # the face-down card held this round
+        self.drawn: int | None = None  # the card drawn in stage 1, until one of the two is discarded
         self.discards: list[int] = []  # face-up discards of this round, in order
         self.bet = 0  # medals bet this round, on the table in front of the player
         self.played = False  # stage 1 done this round (drew and discarded, or flipped)
-        self.answer = None  # stage 2: "bet" or "pass", once answered
+        self.answer: str | None = None  # stage 2: "bet" or "pass", once answered
         self.shown = False  # the card was revealed at this round's showdown
         self.out = False  # no medals left, or resigned: no longer dealt in
         self.resigned = False
@@ -72,9 +72,9 @@ class KobayakawaState:
         self.box = 0  # medals that left the game with a resigning player
         self.round = 0  # a replayed round keeps its number
         self.last = False  # this round is the last (the centre held exactly 2 when it began)
-        self.first = None  # the round's first player
+        self.first: str | None = None  # the round's first player
         self.order: list[str] = []  # the round's turn order, from its first player (players dealt in)
-        self.stage = None  # "draw" (stage 1), "bet" (stage 2), None between rounds or once over
+        self.stage: str | None = None  # "draw" (stage 1), "bet" (stage 2), None between rounds or once over
         self.awaiting: dict[str, Decision] = {}
         self.previous: dict | None = None  # what happened in the last finished (or replayed) round
         self.winners: list[str] = []

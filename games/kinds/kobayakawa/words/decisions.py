@@ -15,7 +15,7 @@ class Labels:
         self.view = view
         self.viewer = viewer
         self.names = names
-        self.me = next((p for p in view.get("players", []) if p["name"] == viewer), {})
+        self.me: dict = next((p for p in view.get("players", []) if p["name"] == viewer), {})
 
 
 def _label_draw(option, ctx):

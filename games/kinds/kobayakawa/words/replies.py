@@ -61,8 +61,8 @@ class KobayakawaReplies(Replies):
                 unknown.append(word)
         understood = " ".join(acts + [str(n) for n in numbers])
         if unknown:
-            words = ", ".join(f"“{word}”" for word in unknown)
-            return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": words}, understood)
+            quoted = ", ".join(f"“{word}”" for word in unknown)
+            return Reply(None, "not-understood", _("We did not understand: %(words)s.") % {"words": quoted}, understood)
         if len(set(acts)) > 1 or len(numbers) > 1:
             return Reply(
                 None, "several-answers", _("Your answer names more than one move: write only one."), understood
