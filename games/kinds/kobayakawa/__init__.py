@@ -1,2 +1,2 @@
-"""Kobayakawa: ``engine/`` (the rules, pure Python), ``words.py``, ``stats.py``,
+"""Kobayakawa: ``engine/`` (the rules, pure Python), ``words/``, ``bots.py``,
 ``templates/kobayakawa/``, put together in ``kind.py``."""
