@@ -14,5 +14,6 @@ class AccountsConfig(AppConfig):
         from accounts import signals  # noqa: F401  (connects the receivers)
 
         # The admin's sign-in is allauth's, with its rate limits: the admin's own
-        # form would take unlimited password guesses.
-        admin.site.login = secure_admin_login(admin.site.login)
+        # form would take unlimited password guesses. It wraps the view of this one site
+        # object, not of its class, which mypy takes for replacing a method.
+        admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]

@@ -15,10 +15,12 @@ class KeptClients(redis.RedisCacheClient):
         self._clients = {}
 
     def get_client(self, key=None, *, write=False):
-        index = self._get_connection_pool_index(write)
+        # Django's private members, which django-stubs leave out.
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            client = self._clients[index] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

@@ -49,16 +49,16 @@ def _open(path: Path) -> mailbox.Maildir:
 class EmailBackend(BaseEmailBackend):
     """Adds each message to the Maildir at OPTIONS ``file_path`` (created if missing)."""
 
-    def __init__(self, *, file_path=None, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, *, file_path=None, alias=None, **kwargs):
+        super().__init__(alias=alias, **kwargs)
         if not file_path:
-            raise InvalidMailer("OPTIONS must define 'file_path'.", alias=self.alias)
+            raise InvalidMailer("OPTIONS must define 'file_path'.", alias=alias)
         self.file_path = Path(file_path).resolve()
         self._lock = threading.Lock()
         try:
             self._maildir = _open(self.file_path)
         except OSError as error:
-            raise InvalidMailer(f"Could not create the Maildir {self.file_path}: {error}", alias=self.alias) from error
+            raise InvalidMailer(f"Could not create the Maildir {self.file_path}: {error}", alias=alias) from error
 
     def send_messages(self, email_messages) -> int:
         sent = 0

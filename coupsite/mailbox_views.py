@@ -30,7 +30,7 @@ _HEAD = re.compile(r"<head\b[^>]*>|<html\b[^>]*>", re.IGNORECASE)
 _BASE = '<base target="_blank">'
 # An email's HTML: its inline styles and images in data: URLs, nothing else, and
 # sandboxed even when opened outside the mailbox's iframe.
-EMAIL_CSP = {
+EMAIL_CSP: dict[str, list[str]] = {
     "default-src": [CSP.NONE],
     "style-src": [CSP.UNSAFE_INLINE],
     "img-src": ["data:"],

@@ -82,8 +82,13 @@ class Outcome:
 def receive(message: Message) -> Outcome:
     """Play the answer written on the first line of ``message``, a reply to a
     seat's signed address; explain to the player when it cannot be played."""
-    if not isinstance(message, EmailMessage):  # compat32 messages (mailbox, older parsers)
-        message = message_from_bytes(message.as_bytes(), policy=policy.default)
+    if isinstance(message, EmailMessage):
+        return _receive(message)
+    # A compat32 message (mailbox, older parsers), read again with the modern API.
+    return _receive(message_from_bytes(message.as_bytes(), policy=policy.default))
+
+
+def _receive(message: EmailMessage) -> Outcome:
     if _is_automatic(message):
         return Outcome("ignored", "auto-reply")
     if _is_ours(message):
@@ -203,8 +208,8 @@ def reply_text(message: EmailMessage) -> str:
     try:
         content = part.get_content()
     except (LookupError, ValueError, AssertionError):  # an unknown charset or a broken part
-        payload = part.get_payload(decode=True) or b""
-        content = payload.decode("utf-8", "replace")
+        payload = part.get_payload(decode=True)  # bytes, or None for a multipart
+        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
     if not isinstance(content, str):
         return ""
     if part.get_content_subtype() == "html":

@@ -58,8 +58,8 @@ def read_reply_address(address: str) -> tuple[int, int] | None:
     local = address.strip().strip("<>").split("@", 1)[0]
     _, _, tag = local.partition("+")
     try:
-        game_id, position, signature = tag.split(".")
-        game_id, position = int(game_id), int(position)
+        game_number, position_number, signature = tag.split(".")
+        game_id, position = int(game_number), int(position_number)
     except ValueError:
         return None
     if not constant_time_compare(signature, _reply_signature(game_id, position)):

@@ -77,7 +77,8 @@ def _told_since(game: Game, version: int) -> list[str]:
     """What the table saw happen from ``version`` on (the answer just played and
     what it caused), as told to someone not seated: no face-down card."""
     game.refresh_from_db()
-    return [line.text for line in table_for(game, None).history.since(version)]
+    _view, told = table_for(game, None).played()
+    return [line.text for line in told.since(version)]
 
 
 def _chosen(table: Table, signed: dict) -> dict | None:

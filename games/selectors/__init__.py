@@ -187,6 +187,13 @@ class Table:
         assert decision is not None and view is not None and viewer is not None, "the game awaits nothing of the user"
         return decision, view, viewer
 
+    def played(self) -> tuple[dict, History]:
+        """The view and the history, which every table has but that of a game still
+        gathering its players, or cancelled then (``table_for`` leaves them None)."""
+        view, told = self.view, self.history
+        assert view is not None and told is not None, "the game was never played"
+        return view, told
+
     def reply_word(self, option: dict) -> str:
         """How to write one of the user's ``options`` in a reply by email."""
         return self.game_kind.replies.word(option, self.names)

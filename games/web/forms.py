@@ -51,8 +51,14 @@ def bot_level_choices() -> list[tuple[str, str]]:
     return [(level, str(BOT_LEVEL_NAMES[level])) for level in SEATED_LEVELS]
 
 
+# The choices of games, variants and bot levels are given as functions, which the fields
+# call each time they list them: their names follow the active language.
+
+
 class GameCreateForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Game"), initial=DEFAULT_KIND, required=False, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(
+        label=_("Game"), choices=kind_choices, initial=DEFAULT_KIND, required=False, widget=forms.RadioSelect
+    )
     seat_count = forms.IntegerField(
         label=_("Players"),
         min_value=MIN_PLAYERS,
@@ -61,6 +67,7 @@ class GameCreateForm(forms.Form):
     )
     variants = forms.MultipleChoiceField(
         label=_("Variants"),
+        choices=variant_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
@@ -87,8 +94,6 @@ class GameCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Built per form so the explanations follow the active language.
-        self.fields["variants"].choices = variant_choices()
-        self.fields["kind"].choices = kind_choices()
         game_kinds = list(KINDS.values())
         self.fields["seat_count"].help_text = gettext("You included. %(seats)s.") % {
             "seats": "; ".join(str(game_kind.about.seats_note) for game_kind in game_kinds)
@@ -116,10 +121,11 @@ class GameCreateForm(forms.Form):
         return sections
 
     def clean(self):
-        data = super().clean()
-        kind = data.get("kind") or DEFAULT_KIND
-        game_kind = KINDS.get(kind)
-        foreign = [v for v in data.get("variants") or () if game_kind is not None and v not in game_kind.rules.variants]
+        super().clean()
+        data = self.cleaned_data
+        # The game its field accepted (a key of ``KINDS``), the default when none is chosen.
+        game_kind = KINDS[data.get("kind") or DEFAULT_KIND]
+        foreign = [v for v in data.get("variants") or () if v not in game_kind.rules.variants]
         if foreign:  # the variants of another game, ticked before choosing this one
             self.add_error(
                 "variants",
@@ -127,7 +133,7 @@ class GameCreateForm(forms.Form):
                 % {"game": game_kind.name, "variants": ", ".join(variant_name(v) for v in foreign)},
             )
         seats = data.get("seat_count")
-        if seats is not None and game_kind is not None and not self.errors:
+        if seats is not None and not self.errors:
             try:  # each game's own rules: its seat range, its variants and how they combine
                 game_kind.rules.check_config(seat_players(seats), sorted(data["variants"]))
             except IllegalMove as error:
@@ -155,15 +161,12 @@ class GameCreateForm(forms.Form):
 class PracticeForm(forms.Form):
     """A practice game: the player alone against bots of one level."""
 
-    kind = forms.ChoiceField(label=_("Game"), initial=DEFAULT_KIND)
-    seat_count = forms.IntegerField(label=_("Seats"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4)
-    level = forms.ChoiceField(label=_("Bots"), initial="easy")
+    # Its own prefix: the create form on the same page has fields of the same names.
+    prefix = "practice"
 
-    def __init__(self, *args, **kwargs):
-        # Its own prefix: the create form on the same page has fields of the same names.
-        super().__init__(*args, prefix="practice", **kwargs)
-        self.fields["kind"].choices = kind_choices()
-        self.fields["level"].choices = bot_level_choices()
+    kind = forms.ChoiceField(label=_("Game"), choices=kind_choices, initial=DEFAULT_KIND)
+    seat_count = forms.IntegerField(label=_("Seats"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4)
+    level = forms.ChoiceField(label=_("Bots"), choices=bot_level_choices, initial="easy")
 
 
 class BotSeatForm(forms.Form):

@@ -46,14 +46,14 @@ def table_context(table: Table, chosen_action: str | None = None) -> dict:
     }
     if table.view is None:
         return context
+    view, told = table.played()
     users = {s.player: s.user for s in table.seats}
-    groups = option_groups(table, chosen_action) if table.decision else []
-    told = table.history
+    groups = option_groups(table, chosen_action)
     winners = table.winners
-    context.update(game_kind.templates.table_context(table.view, table.viewer, names, game, users, table.awaiting))
+    context.update(game_kind.templates.table_context(view, table.viewer, names, game, users, table.awaiting))
     context.update(
         {
-            "view": table.view,
+            "view": view,
             "waiting_for": [
                 {"name": names.get(player, player), "prompt": game_kind.words.onlooker_prompt(decision)}
                 for player, decision in table.awaiting.items()
@@ -78,7 +78,9 @@ def static_panels(game: Game) -> dict:
     (no game state, no viewer, no request), so that each process renders them once
     and serves them to every viewer of every such game (``CACHES["fragments"]``)."""
     key = f"panels:{game.kind}:{','.join(game.variants)}:{get_language()}"
-    return caches["fragments"].get_or_set(key, lambda: _static_panels(game.kind, game.variants))
+    panels = caches["fragments"].get_or_set(key, lambda: _static_panels(game.kind, game.variants))
+    assert panels is not None, "what is cached is what _static_panels made, a dict"
+    return panels
 
 
 def _static_panels(kind: str, variants: list[str]) -> dict:
@@ -105,13 +107,17 @@ def option_groups(table: Table, chosen: str | None = None) -> list[dict]:
     command as JSON and the decision version it answers), in two steps where an
     action has several answers (a Steal from each player): first the action, as a
     ``pick`` (a plain GET form naming it), then, once ``chosen`` names it, only its
-    answers, grouped by target when a target has several (a named character)."""
+    answers, grouped by target when a target has several (a named character).
+    No buttons when the game awaits nothing of the viewer."""
+    decision = table.decision
+    if decision is None:
+        return []
     words = table.game_kind.words
     groups: list[dict] = []
     for option in table.options:
         version = option.get("version")
         command = {key: value for key, value in option.items() if key != "version"}
-        title = words.option_group(command, table.decision)
+        title = words.option_group(command, decision)
         if not groups or groups[-1]["title"] != title:
             groups.append({"title": title, "acts": set(), "buttons": []})
         groups[-1]["acts"].add(command["act"])
@@ -251,7 +257,7 @@ def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
     if all(seat.last_change is None or seat.last_change < start for seat in seats):
         return []  # none of them changed since ``start``
     words = {"bot": bot_label(settings.BOT_STAND_IN_LEVEL)}
-    sentences = {
+    sentences: dict[str, str] = {
         SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
         SeatChange.Change.ASKED: _("%(name)s asked %(bot)s to play for them."),
         SeatChange.Change.BACK: _("%(name)s is back."),

@@ -70,6 +70,6 @@ def replay_context(game: Game, seat, step) -> dict:
 
 
 def _winners(view: dict, names: dict) -> str | None:
-    winner = view.get("winner")
+    winner: str | list[str] | None = view.get("winner")
     winners = winner if isinstance(winner, list) else [winner] if winner else []
     return ", ".join(names.get(w, w) for w in winners) or None

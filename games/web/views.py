@@ -12,6 +12,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms.utils import ErrorList
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -111,8 +112,7 @@ def practice(request):
     form = PracticeForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+            _show_errors(request, errors)
         return redirect("game_create")
     data = form.cleaned_data
     try:
@@ -408,8 +408,7 @@ def chat(request, pk):
                 form = None
         if not _is_htmx(request):
             if form is not None:
-                for error in form.errors.get("text", []):
-                    messages.error(request, error)
+                _show_errors(request, form.errors.get("text", []))
             return redirect(reverse("game", args=[game.pk]) + "#chat")
     else:
         after = number_in(request.GET.get("after", ""))
@@ -434,6 +433,14 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "poll_seconds": POLL_SECONDS,
         "bot_levels": bot_level_choices(),
     }
+
+
+def _show_errors(request, errors: ErrorList | list[str]) -> None:
+    """A form field's errors (its ``ErrorList``, or none) as messages on the next page."""
+    for message in errors:
+        # Reading an ErrorList gives each error's message (ErrorList.__getitem__); its
+        # stubs type the items as what it stores, a ValidationError or a message.
+        messages.error(request, message)  # type: ignore[arg-type]
 
 
 def _reload_page():
@@ -467,8 +474,7 @@ def invite(request, pk):
             messages.success(request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]})
             return _to_game(game)
     else:
-        for error in form.errors.get("email", []):
-            messages.error(request, error)
+        _show_errors(request, form.errors.get("email", []))
     return _to_game(game)
 
 

@@ -22,6 +22,7 @@ from django.utils import translation
 from accounts.models import EmailMode, Profile, bot_label, profile_of
 from games import history
 from games.engine.seats import seat_player
+from games.history import History
 from games.kinds import KINDS
 from games.mail.emails.sending import Batch, Email, SharedTableBlocks, Unsent, absolute, email_task
 from games.mail.tokens import answer_token, reply_address
@@ -53,14 +54,15 @@ def _seat_context(seat: Seat, table: Table, *, others_only: bool = False) -> dic
     Its news is what happened since the player's last email (with ``others_only``,
     what the other players and the game did: a decision email's "since your last
     move"); ``news_earlier`` when some of it is older than the latest turns."""
-    told, reader = table.history, seat.player
+    view, told = table.played()
+    reader = seat.player
     return {
         **_game_context(seat.game, table.names),
         "name": table.names[reader],
         "news": [line.text for line in told.since(seat.notified_version) if not (others_only and line.actor == reader)],
         "news_earlier": told.misses(seat.notified_version),
         "deadline": seat.game.deadline_at,
-        **table.game_kind.templates.email_context(table.view, reader, table.names),
+        **table.game_kind.templates.email_context(view, reader, table.names),
     }
 
 
@@ -168,7 +170,9 @@ def _ask_alone(seat_id: int, decision_version: int, *, reminder: bool) -> None:
     try:
         _ask(game_id, [(seat_id, decision_version)], reminder=reminder)
     except Unsent as unsent:
-        raise unsent.__cause__ from None  # one email: retried whole, like any other
+        error = unsent.__cause__
+        assert error is not None, "a batch fails from the mail server's error"
+        raise error from None  # one email: retried whole, like any other
 
 
 def _ask(game_id: int, decisions: list, *, reminder: bool) -> None:
@@ -193,7 +197,7 @@ def _ask(game_id: int, decisions: list, *, reminder: bool) -> None:
         return
     state = game_state(game)
     table_blocks = SharedTableBlocks(KINDS[game.kind].templates)
-    histories = {}  # by seat id: each reader's history, in their language
+    histories: dict[int, History] = {}  # by seat id: each reader's history, in their language
     for language in {profile_of(seat.user).language for seat, _version in asked}:
         readers = [seat for seat, _version in asked if profile_of(seat.user).language == language]
         with translation.override(language):

@@ -14,17 +14,17 @@ that asked for none (``accounts.mail.mail_refused``), nor to a bot's account.
 import json
 import logging
 from dataclasses import dataclass
-from email.headerregistry import HeaderRegistry, UnstructuredHeader
+from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.policy import default as default_policy
 from email.utils import make_msgid
 from smtplib import SMTPException
 
 from celery import Task, shared_task
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AbstractUser
 from django.core.mail import EmailMultiAlternatives, mailers
-from django.template import Context
-from django.template.loader import get_template, render_to_string
+from django.template import Context, Engine
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -57,7 +57,7 @@ def thread_id(game: Game) -> str:
 def render_text(template: str, context: dict) -> str:
     """A subject or a plain-text part: rendered without HTML escaping (its includes
     too), so a name reads "Ana's" there, not "Ana&#x27;s"."""
-    return get_template(template).template.render(Context(context, autoescape=False))
+    return Engine.get_default().get_template(template).render(Context(context, autoescape=False))
 
 
 # ---- the task of an email ------------------------------------------------------------------
@@ -112,7 +112,7 @@ class Email:
     ``thread``: the game whose thread it joins; ``reply_to``: where a reply goes."""
 
     template: str
-    to: AbstractBaseUser | str
+    to: AbstractUser | str
     context: dict
     language: str
     thread: Game | None = None
@@ -120,7 +120,7 @@ class Email:
     auto_submitted: str = "auto-generated"  # "auto-replied" when it answers the reader's email
 
     @property
-    def account(self) -> AbstractBaseUser | None:
+    def account(self) -> AbstractUser | None:
         return None if isinstance(self.to, str) else self.to
 
     @property
@@ -168,8 +168,10 @@ class Email:
         return message
 
 
-class _OneLineHeader(UnstructuredHeader):
-    """A header written out as it is, on one line (RFC 5322 allows 998 characters)."""
+class _OneLineHeader(UnstructuredHeader, BaseHeader):
+    """A header written out as it is, on one line (RFC 5322 allows 998 characters).
+    A ``BaseHeader`` as the registry makes every header class (its parser first), so
+    that its ``name`` is known here."""
 
     def fold(self, *, policy) -> str:
         return f"{self.name}: {self}{policy.linesep}"

@@ -43,7 +43,7 @@ IGNORED_BECAUSE = {
 
 def sentence(outcome: Outcome) -> str:
     """What became of a message, in a plain sentence."""
-    where = f" in game #{outcome.game_id}, seat {outcome.position + 1}" if outcome.game_id is not None else ""
+    where = f" in game #{outcome.game_id}, seat {outcome.position + 1}" if outcome.position is not None else ""
     if outcome.status == "played":
         return f"played the answer{where}."
     if outcome.status == "explained":
