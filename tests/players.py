@@ -159,3 +159,18 @@ def blocked_foreign_aid(game, events: int):
     game.snapshot = rules.dump(state)
     game.save(update_fields=["version", "snapshot"])
     return game
+
+
+def coup_deals(monkeypatch, hands: dict) -> None:
+    """Classic Coup games started from now on deal ``hands`` (engine name → its two
+    cards), the rest of the deck going to the court in a fixed order: a hand the
+    test needs, with everything else played as in any game."""
+    from games.kinds.coup.engine import setup
+
+    def dealt(players, rulebook, dealer):
+        court = rulebook.deck(len(players))
+        for card in (card for name in players for card in hands[name]):
+            court.remove(card)
+        return {name: list(hands[name]) for name in players}, court
+
+    monkeypatch.setattr(setup, "_deal", dealt)

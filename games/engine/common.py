@@ -109,6 +109,31 @@ class BaseFlow[S: GameState]:
         """``name`` leaves the game for good (``Rules.resign``); each game says how."""
         raise NotImplementedError
 
+    def forced_answers(self) -> list[Event]:
+        """Play every awaited decision whose one answer public information leaves
+        (``DecisionSpec.forced``), until the game waits for a real choice or ends.
+        The first event of each such answer is marked ``forced``, so the history
+        says that nobody chose it."""
+        state = self.state
+        while not state.over:
+            found = next(
+                (
+                    (spec, player, answer)
+                    for player in state.players
+                    if (decision := state.awaiting.get(player.name)) is not None
+                    and (spec := self.DECISIONS[decision.kind]).forced is not None
+                    and (answer := spec.forced(state, player)) is not None
+                ),
+                None,
+            )
+            if found is None:
+                break
+            spec, player, answer = found
+            answered_from = len(self.events)
+            self.answer(spec, player, answer)
+            self.events[answered_from].data["forced"] = True
+        return self.events
+
     def timeout(self) -> list[Event]:
         """Every decision awaited now gets its default answer, in seat order. The
         first event of each such answer (the player's own act) is marked
@@ -178,6 +203,7 @@ class Rules[S: GameState](ABC):
     def __init__(self):
         # Each decision's options, by decision kind: ``options`` runs at every answer.
         self._options = {kind: spec.options for kind, spec in self.Flow.DECISIONS.items()}
+        self._offered = {kind: spec.offered for kind, spec in self.Flow.DECISIONS.items()}
         # Built at run time from the game's own Flow, which the checker cannot follow.
         self._unrecorded = cast(
             type[BaseFlow[S]],
@@ -270,6 +296,14 @@ class Rules[S: GameState](ABC):
         """The deadline passed: every decision awaited gets its default answer."""
         return self.Flow(state, dealer or LiveDealer()).timeout()
 
+    def forced(self, state: S, dealer: Dealer | None = None) -> list[Event]:
+        """Play at once every awaited decision whose one answer public information
+        leaves (``BaseFlow.forced_answers``); returns the events, applied. The
+        service calls it after every change, so nobody is asked a question with
+        one answer everyone can see; scenario files do not, so their steps stay
+        one per answer."""
+        return self.Flow(state, dealer or LiveDealer()).forced_answers()
+
     def view(self, state: S, viewer: str) -> dict:
         """Everything ``viewer`` may know of the game, as plain JSON: the only door
         through which state reaches a page, an email or a log. A name that is no
@@ -301,6 +335,17 @@ class Rules[S: GameState](ABC):
         if decision is None:
             return []
         return self._options[decision.kind](state, state.by_name[player])
+
+    def offered(self, state: S, player: str) -> list[dict]:
+        """``player``'s answers as a person is offered them (pages, emails, replies):
+        the ``options``, but where an answer leads straight to another decision of
+        theirs, one answer for each way of answering both (``DecisionSpec.offered``),
+        so that a player at a distance is asked once, not twice. Each is a command
+        ``play`` accepts; shared dicts, as ``options``'."""
+        decision = state.awaiting.get(player)
+        if decision is None:
+            return []
+        return self._offered[decision.kind](state, state.by_name[player])
 
     @staticmethod
     def awaiting(state: GameState) -> list[tuple[str, str, int]]:

@@ -36,11 +36,23 @@ class DecisionSpec:
       raises ``IllegalMove``, before emitting anything, when the rules forbid it.
     - ``default(state, player, dealer)``: the answer a deadline gives (docs/scenarios.md,
       "Timeout defaults").
+    - ``offered(state, player)``: the answers a person is offered, when they differ
+      from ``options``: an answer that would lead straight to another decision of
+      the same player carries that decision's answer too, so one question stands
+      for two (conceding a challenge, with the card it costs). Each is a command
+      ``handle`` accepts. None: the ``options``.
+    - ``forced(state, player)``: the one answer public information alone leaves
+      (a turn whose only legal move is a Coup on the last opponent), which the
+      service plays at once (``BaseFlow.forced_answers``); None when the player is
+      to be asked. Never an answer that follows from a hidden hand: whether the
+      game waits must not tell one (docs/rules.md, "Decisions are always awaited").
     """
 
-    __slots__ = ("kind", "answers", "prompt", "options", "handle", "default", "consequences")
+    __slots__ = ("kind", "answers", "prompt", "options", "handle", "default", "consequences", "offered", "forced")
 
-    def __init__(self, kind: str, *, answers, prompt: str, options, handle, default, consequences=()):
+    def __init__(
+        self, kind: str, *, answers, prompt: str, options, handle, default, consequences=(), offered=None, forced=None
+    ):
         self.kind = kind
         self.answers = frozenset(answers)
         self.prompt = prompt
@@ -48,6 +60,8 @@ class DecisionSpec:
         self.handle = handle
         self.default = default
         self.consequences = frozenset(consequences)
+        self.offered = offered or options
+        self.forced = forced
 
 
 def decision_table(*specs: DecisionSpec) -> dict[str, DecisionSpec]:

@@ -85,7 +85,8 @@ def tell(events, story: Story, tellers: dict, turn_kind: str, moves: frozenset) 
     event's visible fields) make of ``events`` for ``story.viewer``, with the
     sequence number of each event; ``turn_kind`` starts a new turn (or round).
     ``moves``: the event types that record a player's own answer (their line's
-    ``actor``); an answer the clock gave for them is not theirs."""
+    ``actor``); an answer the clock gave for them, or the only possible one the
+    service played at once (``forced``), is not theirs."""
     told = []
     for position, event in enumerate(events):
         kind, data = _visible(event, story.viewer)
@@ -94,8 +95,11 @@ def tell(events, story: Story, tellers: dict, turn_kind: str, moves: frozenset) 
         text = teller(story, data) if teller else ""
         if text and data.get("timed_out"):
             text = clock_answered(text, data, story)
+        elif text and data.get("forced"):
+            text = _("The only possible move, played at once: %(line)s") % {"line": text}
         if text:
-            actor = data.get("player") if kind in moves and not data.get("timed_out") else None
+            chosen = not (data.get("timed_out") or data.get("forced"))
+            actor = data.get("player") if kind in moves and chosen else None
             told.append(Line(seq=seq, text=text, kind=kind, turn=kind == turn_kind, actor=actor))
     return told
 

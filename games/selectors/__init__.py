@@ -118,7 +118,8 @@ class Table:
     """Everything one user may see of a game (``table_for``), and the questions about
     it that pages, emails and replies ask. ``view`` is the engine's view for the
     user's seat (the public view without a seat; every hand once the game is
-    finished; None while it gathers players), ``options`` the seat's legal answers,
+    finished; None while it gathers players), ``options`` the seat's legal answers
+    as a person is offered them (``Rules.offered``: two decisions in a row as one),
     each with the decision ``version`` it answers, ``history`` the latest turns as
     the user may know them (``games.history.History``)."""
 
@@ -217,7 +218,7 @@ def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, 
     state = game_state(game) if state is None else state
     versions = {name: version for name, _decision, version in rules.awaiting(state)}
     if seat is not None and seat.player in versions:
-        table.options = [{**option, "version": versions[seat.player]} for option in rules.options(state, seat.player)]
+        table.options = [{**option, "version": versions[seat.player]} for option in rules.offered(state, seat.player)]
     table.history = history.latest(game, table.viewer, table.names, appended) if told is None else told
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.

@@ -260,8 +260,11 @@ class Advance:
 def events_prepare(game: Game, state, events, *, seats: list | None = None) -> Advance:
     """``game`` (locked) after ``events`` (already applied to ``state``): its new
     version, snapshot and clock, or its end and results (the one write made here).
-    Nothing else is written until ``advances_write``."""
+    Nothing else is written until ``advances_write``. A decision the events leave
+    with one answer everyone can see (``Rules.forced``) is played here, with them,
+    rather than asked."""
     rules = KINDS[game.kind].rules
+    events = [*events, *rules.forced(state)]
     before = game.version
     rows = [
         Event(game=game, seq=before + index, type=event.type, payload=event.to_json())

@@ -25,6 +25,7 @@ from games.mail.inbound import first_line, html_to_text
 from games.mail.inbound import receive as inbound_receive
 from games.mail.tokens import reply_address
 from games.selectors import game_state, table_for
+from games.services.play import decision_submit
 from tests.players import awaited, started_game
 
 SPANISH = {
@@ -137,9 +138,12 @@ def test_block_duke_blocks_foreign_aid(game, ana, ben):
 
 
 def _ana_must_lose_a_card(game, ana, ben):
+    """Ana concedes without choosing the card, as a deadline concedes for her: the
+    card is then a question of its own (a reply conceding names it at once)."""
     play(game, ana, "tax")
     play(game, ben, "challenge")
-    play(game, ana, "concede")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        decision_submit(game=game, user=ana, command={"act": "concede"}, version=awaited(game)["p1"][1])
     assert decision_of(game, ana) == "lose"
     return [option["card"] for option in options(game, ana)]
 

@@ -239,8 +239,23 @@ def test_challenged_embezzlement_says_the_challenger_thinks_they_hold_the_duke()
     ]
 
 
-def test_claim_conceded():
-    assert told(Event("coup.claim.conceded", {"player": "p1"})) == ["Ana conceded the challenge."]
+def test_a_concession_the_game_then_asks_the_card_for_is_told_alone():
+    conceded = Event("coup.claim.conceded", {"player": "p1"})
+    asked = Event("coup.awaited", {"players": ["p1"], "decision": "lose", "then": "action_failed"})
+    assert told(conceded, asked) == ["Ana conceded the challenge."]
+
+
+def test_a_concession_and_the_loss_it_cost_at_once_are_one_sentence_that_does_not_say_could_not():
+    declared = Event("coup.action.declared", {"player": "p1", "action": "tax"})
+    challenged = Event("coup.challenged", {"player": "p2", "claimant": "p1", "on": "action"})
+    conceded = Event("coup.claim.conceded", {"player": "p1"})
+    lost = Event("coup.influence.lost", {"player": "p1", "card": "captain"})
+    assert (
+        told(declared, challenged, conceded, lost)[-1] == "Ana did not prove the Duke and lost an influence: Captain."
+    )
+    assert told(declared, challenged, conceded, lost, viewer="p1")[-1] == (
+        "You did not prove the Duke and lost an influence: Captain."
+    )
 
 
 def test_card_drawn_is_named_only_to_the_drawer():
@@ -425,8 +440,12 @@ def test_every_event_of_random_games_is_told_without_error():
         _state, events, _n = random_game("coup", rng.randint(3, 6), variants, seed=rng.random())
         told_lines = lines(events, "p0", {})
         assert told_lines and all(line.text for line in told_lines)
-        kinds = {e.type for e in events} - SILENT
+        # A concession is told with the event after it (the loss it cost, or the wait for it).
+        kinds = {e.type for e in events} - SILENT - {"coup.claim.conceded"}
         assert kinds <= {line.kind for line in told_lines}
+        concessions = sum(e.type == "coup.claim.conceded" for e in events)
+        said = sum(("conceded" in line.text) + ("did not" in line.text) for line in told_lines)
+        assert said == concessions
 
 
 def test_a_line_names_its_actor_only_for_that_players_own_move():

@@ -35,6 +35,8 @@ ALLOW, CHALLENGE, CONCEDE = {"act": "allow"}, {"act": "challenge"}, {"act": "con
 # hand holds none of the character it disclaims.
 PROVE_OPTIONS = {card: {"act": "prove", "claim": card} for card in CHARACTERS}
 DISPROVE_OPTIONS = {card: {"act": "prove", "disclaims": card} for card in CHARACTERS}
+# Conceding with the card the concession costs, as one answer (``_challenged_offered``).
+CONCEDE_LOSING = {card: {"act": "concede", "lose": card} for card in CHARACTERS}
 
 
 def _one_card_of_the_hand(act: str):
@@ -164,6 +166,13 @@ def _checked_target(flow, player, command, action):
     return target
 
 
+def _turn_forced(state: CoupState, player) -> dict | None:
+    """The only legal action, when there is one: a Coup the player's coins force,
+    on the one opponent they may target. Coins, players and factions are public."""
+    options = _turn_options(state, player)
+    return options[0] if len(options) == 1 else None
+
+
 TURN = DecisionSpec(
     "turn",
     answers=ACTIONS,
@@ -172,6 +181,7 @@ TURN = DecisionSpec(
     handle=_declare,
     default=_turn_default,
     consequences=("coins", "draws"),
+    forced=_turn_forced,
 )
 
 
@@ -328,6 +338,19 @@ def _challenged_options(state: CoupState, player):
     return [PROVE_OPTIONS[claim], CONCEDE]
 
 
+def _challenged_offered(state: CoupState, player):
+    """The options, with conceding merged with the loss it costs: one answer per
+    distinct face-down card ("concede and lose your Captain"), so a player is asked
+    once where the options would ask twice. A player with one card left loses it
+    without being asked, so their concession stays one answer. Asked whether or
+    not the player holds the card, like the options."""
+    options = _challenged_options(state, player)
+    if len(player.hand) < 2:
+        return options
+    proofs = [option for option in options if option is not CONCEDE]
+    return [*proofs, *(CONCEDE_LOSING[card] for card in sorted(set(player.hand)))]
+
+
 def _challenged_default(state: CoupState, player, dealer) -> dict:
     return {"act": "prove" if can_prove(state, player, challenged_claim(state)) else "concede"}
 
@@ -351,13 +374,16 @@ def _challenged(flow, player, command):
         ]
         flow.run(flow.lose(state.by_name[challenge.challenger], then))
     else:
+        lost = command.get("lose")  # the card, when the concession is answered with its loss
+        if lost is not None and lost not in player.hand:
+            raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(lost))
         flow.emit("coup.claim.conceded", {"player": player.name})
         if challenge.on == "inheritance":
             flow.emit("coup.inheritance.claim_lost", {"player": player.name})
             then = "inheritance_resume"
         else:
             then = "effect" if on_block else "action_failed"
-        flow.run(flow.lose(player, then))
+        flow.run(flow.lose(player, then, lost))
 
 
 CHALLENGED = DecisionSpec(
@@ -368,6 +394,7 @@ CHALLENGED = DecisionSpec(
     handle=_challenged,
     default=_challenged_default,
     consequences=("claim", "disclaims"),
+    offered=_challenged_offered,
 )
 
 
@@ -454,6 +481,12 @@ def _show(flow, player, command):
     flow.resume()
 
 
+def _show_forced(state: CoupState, player) -> dict | None:
+    """An examined player with one face-down card left shows it: everyone knows
+    they have one. (Two identical cards are still asked: that would tell them.)"""
+    return {"act": "show", "card": player.hand[0]} if len(player.hand) == 1 else None
+
+
 SHOW = DecisionSpec(
     "show",
     answers=("show",),
@@ -461,6 +494,7 @@ SHOW = DecisionSpec(
     options=_show_options,
     handle=_show,
     default=_show_default,
+    forced=_show_forced,
 )
 
 

@@ -118,12 +118,14 @@ class Flow(BaseFlow[CoupState]):
         self.emit("coup.awaited", {"players": names, "decision": decision, "then": then})
         return None
 
-    def lose(self, player, then):
-        """``player`` loses one influence; chosen by them unless only one is left."""
+    def lose(self, player, then, card=None):
+        """``player`` loses one influence: ``card`` when their answer already chose
+        it (a concession offered with its loss), the only one left, or else the one
+        they are asked for."""
         if not player.alive:
             return then
-        if len(player.hand) == 1:
-            self.lose_card(player, player.hand[0])
+        if card is not None or len(player.hand) == 1:
+            self.lose_card(player, card or player.hand[0])
             return then
         return self.await_([player], "lose", then)
 

@@ -170,11 +170,23 @@ def _label_prove(option, ctx):
 
 
 def _label_concede(option, ctx):
+    if "lose" in option:  # the concession with the card it costs, as one answer
+        return _label_concede_losing(option["lose"], ctx)
     if ctx.inheritance is not None:
         return _("Concede — lose an influence and your claim to the inheritance")
     if ctx.pending.get("blocker") == ctx.viewer:
         return _("Concede — lose an influence; your block fails")
     return _("Concede — lose an influence; your %(action)s fails") % {"action": action_name(ctx.pending.get("action"))}
+
+
+def _label_concede_losing(card, ctx):
+    params = {"card": card_name(card)}
+    if ctx.inheritance is not None:
+        return _("Concede and lose your %(card)s — and your claim to the inheritance") % params
+    if ctx.pending.get("blocker") == ctx.viewer:
+        return _("Concede and lose your %(card)s — your block fails") % params
+    params["action"] = action_name(ctx.pending.get("action"))
+    return _("Concede and lose your %(card)s — your %(action)s fails") % params
 
 
 def _label_lose(option, ctx):

@@ -12,7 +12,9 @@ Duke, shuffled it into the court deck and drew a new card. Ben lost an influence
 Captain."
 
 Bookkeeping events (``coup.awaited``, ``coup.court.shuffled``) and a player's private
-standing answers (``coup.standing.set``) produce no sentence.
+standing answers (``coup.standing.set``) produce no sentence of their own. A
+concession is told with the event after it: with the loss it cost at once, as one
+sentence ("Ben did not prove the Duke and lost an influence: Captain.").
 """
 
 from django.utils.translation import gettext as _
@@ -21,7 +23,7 @@ from django.utils.translation import ngettext
 from games.kinds.coup.engine.actions import ACTIONS, ANYONE
 from games.kinds.coup.engine.cards import OPPOSITE_FACTION, rulebook_for
 from games.kinds.coup.words.names import action_name, card_list, card_name, coins, faction_name
-from games.kinds.words import History, Story, last_action_told
+from games.kinds.words import History, Story, clock_answered, last_action_told
 
 SILENT = frozenset(("coup.awaited", "coup.court.shuffled", "coup.standing.set"))
 # The events that record a player's own answer. A card lost, drawn or dealt, or
@@ -57,6 +59,8 @@ class CoupStory(Story):
         self.factions = {}
         self.out = set()
         self.cost = None  # (player, coins) an action just paid into the treasury, told with it
+        self.challenged_on = None  # what the challenge being resolved is about: "action", "block", "inheritance"
+        self.conceded = None  # the fields of a concession not told yet (``_after_concession``)
 
     def claim_of(self, action) -> str | None:
         return self.rulebook.claims.get(action)
@@ -184,7 +188,7 @@ def _allowed(story, data):
 
 def _challenged(story, data):
     params = {"player": story.name(data["player"]), "claimant": story.name(data["claimant"])}
-    on = data.get("on")
+    on = story.challenged_on = data.get("on")
     if on == "inheritance":
         return _("%(player)s challenged %(claimant)s's Lawyer claim.") % params
     action = story.action or {}
@@ -209,7 +213,51 @@ def _proved(story, data):
 
 
 def _conceded(story, data):
-    return _("%(player)s conceded the challenge.") % {"player": story.name(data["player"])}
+    story.conceded = dict(data)  # told with the event that follows it
+    return ""
+
+
+def _after_concession(kind, teller):
+    """``teller``, told after the concession the event follows, if any. A loss of
+    the conceding player that follows at once (answered "concede and lose your
+    Captain", or their last card) is told with it in one sentence; once the game
+    waits for them to choose the card, the concession is told alone. Told from the
+    events alone, the same whichever part of the log a story is continued with."""
+
+    def told(story, data):
+        conceded = story.conceded
+        if conceded is None:
+            return teller(story, data)
+        story.conceded = None
+        if kind == "coup.influence.lost" and data["player"] == conceded["player"]:
+            text = _conceded_losing(story, conceded["player"], data["card"])
+            return clock_answered(text, conceded, story) if conceded.get("timed_out") else text
+        text = _("%(player)s conceded the challenge.") % {"player": story.name(conceded["player"])}
+        if conceded.get("timed_out"):
+            text = clock_answered(text, conceded, story)
+        return " ".join(part for part in (text, teller(story, data)) if part)
+
+    return told
+
+
+def _conceded_losing(story, player, card):
+    """A concession and the influence it cost, in one sentence that does not tell
+    whether the player could have proved ("did not", never "could not")."""
+    params = {"player": story.name(player), "lost": card_name(card)}
+    action = story.action or {}
+    if story.challenged_on == "inheritance":
+        params["card"] = card_name("lawyer")
+    elif story.challenged_on == "block":
+        params["card"] = card_name(action.get("block_card"))
+    elif action.get("action") in story.rulebook.disclaims:
+        if story.you(player):
+            return _("You did not reveal your cards and lost an influence: %(lost)s.") % params
+        return _("%(player)s did not reveal their cards and lost an influence: %(lost)s.") % params
+    else:
+        params["card"] = card_name(story.claim_of(action.get("action")))
+    if story.you(player):
+        return _("You did not prove the %(card)s and lost an influence: %(lost)s.") % params
+    return _("%(player)s did not prove the %(card)s and lost an influence: %(lost)s.") % params
 
 
 def _card_drawn(story, data):
@@ -414,6 +462,12 @@ TELLERS = {
     "coup.player.resigned": _resigned,
     "coup.game.won": _won,
     **{kind: _silent for kind in SILENT},
+}
+# Every teller but those of the concession itself and of what may come between it
+# and its loss tells a concession waiting to be told first.
+TELLERS = {
+    kind: teller if kind in ("coup.claim.conceded", "coup.inheritance.claim_lost") else _after_concession(kind, teller)
+    for kind, teller in TELLERS.items()
 }
 
 

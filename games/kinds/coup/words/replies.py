@@ -42,8 +42,9 @@ ACT_WORDS = {
     "claim_inheritance": "claim_inheritance inherit inheritance heredar herencia herdar heranca reclamar reivindicar",
     "decline": "decline refuse rechazar rechazo recusar recuso declinar declino",
 }
-# Words that also mean a second act: showing a card proves a claim, keeping is drafting.
-ALSO = {"show": {"prove"}, "prove": {"show"}, "keep": {"draft_keep"}}
+# Words that also mean a second act: showing a card proves a claim, keeping is
+# drafting, losing a card concedes a challenge (the concession offered with its loss).
+ALSO = {"show": {"prove"}, "prove": {"show"}, "keep": {"draft_keep"}, "lose": {"concede"}}
 # Answers of two words, read as one.
 PHRASES = {
     **{tuple(phrase.split()): act for act, action in ACTIONS.items() for phrase in action.reply_phrases},
@@ -79,6 +80,9 @@ FILLER = set(
         "eu o os um uma meu minha meus minhas com do da dos das obrigado obrigada para seu sua"
     ).split()
 )
+# The fields of an option that name a card written after its target ("coup ana duke",
+# "concede captain"); a block's card ("as") comes before it ("block duke").
+NAMED_CARDS = ("name", "card", "lose")
 NEGATIONS = {"not", "dont", "never", "no", "nao", "nunca", "ni", "nem", "cannot", "cant", "wont"}
 
 
@@ -185,7 +189,7 @@ def read_line(line: str, names: dict) -> Reading:
 
 
 def _option_cards(option: dict) -> Counter:
-    return Counter([option[key] for key in ("as", "name", "card") if key in option] + list(option.get("cards", ())))
+    return Counter([option[key] for key in ("as", *NAMED_CARDS) if key in option] + list(option.get("cards", ())))
 
 
 def _fit(option: dict, reading: Reading, acts, mentioned_cards: set, mentioned_players: set) -> str | None:
@@ -253,7 +257,7 @@ class CoupReplies(Replies):
             words.append(card_name(option["as"]).lower())
         if "target" in option:
             words.append(names.get(option["target"], option["target"]).split()[0].lower())
-        cards = [option[key] for key in ("name", "card") if key in option] + list(option.get("cards", ()))
+        cards = [option[key] for key in NAMED_CARDS if key in option] + list(option.get("cards", ()))
         words.extend(card_name(card).lower() for card in cards)
         return " ".join(words)
 
