@@ -249,3 +249,24 @@ def test_an_embezzlement_conceded_with_its_loss_is_told_without_the_hand():
     since = len(log)
     log.play(state, "ana", {"act": "concede", "lose": "contessa"})
     assert log.told("cai", since)[0] == "Ana did not reveal their cards and lost an influence: Contessa."
+
+
+def test_a_lawyer_claim_conceded_with_its_loss_is_one_line():
+    dealer = ScriptedDealer()
+    deck = [card for card in ("ambassador", "assassin", "captain", "duke", "lawyer") for _copy in range(3)]
+    deal = {"ana": ["captain", "duke"], "ben": ["assassin", "duke"], "cai": ["ambassador", "assassin"]}
+    for card in (card for hand in deal.values() for card in hand):
+        deck.remove(card)
+    log = Log(setup_events(["ana", "ben", "cai"], ["lawyer"], "ana", dealer, deal=deal, court=deck))
+    state = COUP.replay(log)
+    log.extend(COUP.resign(state, "cai", dealer))
+    log.play(state, "ana", {"act": "income"})
+    log.play(state, "ana", {"act": "claim_inheritance"})
+    log.play(state, "ben", {"act": "decline"})
+    log.play(state, "ben", {"act": "challenge"})
+    assert COUP.offered(state, "ana") == [{"act": "concede", "lose": "captain"}, {"act": "concede", "lose": "duke"}]
+    since = len(log)
+    log.play(state, "ana", {"act": "concede", "lose": "duke"})
+    told = log.told("ben", since)
+    assert told[0] == ("Ana did not prove the Lawyer and lost an influence: Duke. Ana's Lawyer claim no longer counts.")
+    assert not any("conceded" in line for line in told)

@@ -440,12 +440,17 @@ def test_every_event_of_random_games_is_told_without_error():
         _state, events, _n = random_game("coup", rng.randint(3, 6), variants, seed=rng.random())
         told_lines = lines(events, "p0", {})
         assert told_lines and all(line.text for line in told_lines)
-        # A concession is told with the event after it (the loss it cost, or the wait for it).
-        kinds = {e.type for e in events} - SILENT - {"coup.claim.conceded"}
+        # A concession (and a Lawyer claim it loses) is told with the event after it:
+        # the loss it cost, or the wait for it.
+        told_later = {"coup.claim.conceded", "coup.inheritance.claim_lost"}
+        kinds = {e.type for e in events} - SILENT - told_later
         assert kinds <= {line.kind for line in told_lines}
-        concessions = sum(e.type == "coup.claim.conceded" for e in events)
-        said = sum(("conceded" in line.text) + ("did not" in line.text) for line in told_lines)
-        assert said == concessions
+        for kind, words in (
+            ("coup.claim.conceded", ("conceded", "did not")),
+            ("coup.inheritance.claim_lost", ("claim no longer counts",)),
+        ):
+            said = sum(line.text.count(word) for line in told_lines for word in words)
+            assert said == sum(e.type == kind for e in events), kind
 
 
 def test_a_line_names_its_actor_only_for_that_players_own_move():

@@ -229,13 +229,18 @@ def _after_concession(kind, teller):
         if conceded is None:
             return teller(story, data)
         story.conceded = None
-        if kind == "coup.influence.lost" and data["player"] == conceded["player"]:
-            text = _conceded_losing(story, conceded["player"], data["card"])
-            return clock_answered(text, conceded, story) if conceded.get("timed_out") else text
-        text = _("%(player)s conceded the challenge.") % {"player": story.name(conceded["player"])}
+        player = conceded["player"]
+        joined = kind == "coup.influence.lost" and data["player"] == player
+        if joined:
+            text = _conceded_losing(story, player, data["card"])
+        else:
+            text = _("%(player)s conceded the challenge.") % {"player": story.name(player)}
         if conceded.get("timed_out"):
             text = clock_answered(text, conceded, story)
-        return " ".join(part for part in (text, teller(story, data)) if part)
+        parts = [text, _claim_lost_told(story, player) if conceded.get("claim_lost") else ""]
+        if not joined:
+            parts.append(teller(story, data))
+        return " ".join(part for part in parts if part)
 
     return told
 
@@ -397,7 +402,14 @@ def _inheritance_declined(story, data):
 
 
 def _claim_lost(story, data):
-    return _("%(player)s's Lawyer claim no longer counts.") % {"player": story.name(data["player"])}
+    if story.conceded is not None and story.conceded["player"] == data["player"]:
+        story.conceded["claim_lost"] = True  # told after the concession (``_after_concession``)
+        return ""
+    return _claim_lost_told(story, data["player"])
+
+
+def _claim_lost_told(story, player) -> str:
+    return _("%(player)s's Lawyer claim no longer counts.") % {"player": story.name(player)}
 
 
 def _inheritance_settled(story, data):
@@ -463,8 +475,8 @@ TELLERS = {
     "coup.game.won": _won,
     **{kind: _silent for kind in SILENT},
 }
-# Every teller but those of the concession itself and of what may come between it
-# and its loss tells a concession waiting to be told first.
+# Every teller but those of the concession itself and of the lost Lawyer claim that
+# may come between it and its loss tells a concession waiting to be told first.
 TELLERS = {
     kind: teller if kind in ("coup.claim.conceded", "coup.inheritance.claim_lost") else _after_concession(kind, teller)
     for kind, teller in TELLERS.items()
