@@ -1,8 +1,8 @@
 """Emails per game: how many emails each person receives from a short practice game
 (one person against bots) and from a short game of people playing on the site.
 
-    CELERY_BROKER_URL=redis://127.0.0.1:6379/6 DATABASE_URL=postgres://.../scratch \\
-        python benchmarks/emails_per_game.py --migrate [--games 3] [--seats 3]
+    DATABASE_URL=postgres://.../scratch python benchmarks/emails_per_game.py --migrate \\
+        [--games 3] [--seats 3] [--think 1.5]
 
 Each game is played end to end as on a running site: this process is the web
 server, a real Celery worker (a process of its own, started here) runs the bots,
@@ -12,8 +12,8 @@ page poll every few seconds, through the site's own view) and answer each decisi
 asked of them after thinking ``--think`` seconds, at random among its legal answers.
 
 Leave REDIS_URL unset to measure the embedded default, where the web server and the
-worker share no cache; the broker may still be Redis (CELERY_BROKER_URL) for speed,
-which changes no email. The decision emails a present player's page holds back wait
+worker share no cache, and the broker is a folder; a Redis broker (CELERY_BROKER_URL)
+makes a run faster and changes no email. The decision emails a present player's page holds back wait
 ``DECISION_EMAIL_DELAY`` seconds (set to a few here, so a run is short: keep it
 longer than the thinking, as the site's three minutes are longer than a person's). Prints, per
 game, the emails each person received by kind, then their means; the last line is
@@ -159,6 +159,8 @@ def game_of_people(tag: str, seats: int, rng: random.Random, think: float) -> tu
     )
     for person in people[1:]:
         gathering.seat_join(game=game, user=person.user, join_token=game.join_token)
+    for person in people:  # the waiting room is open when the host starts the game
+        person.page.get(f"/games/{game.pk}/")
     game = gathering.game_start(game=game, by=host)
     return people, play_on_the_site(game, people, rng, think)
 
