@@ -1,15 +1,20 @@
 """Fewer emails: a practice game is played on its page, so it emails its player only
 its end, unless they asked for its emails; a player with the page open reads the
-start of the game there, not in an email (real SMTP; tasks run in this process)."""
+start of the game and the reminder there, not in an email (real SMTP; tasks run in
+this process)."""
 
 import random
+from datetime import timedelta
+
+from django.utils import timezone
 
 from accounts.models import profile_of
+from games import tasks
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import game_state
 from games.services import bots, gathering, play, presence
-from tests.players import gathering_game, make_player
+from tests.players import gathering_game, make_player, started_game
 
 
 def practice_to_the_end(player, capture) -> Game:
@@ -58,3 +63,15 @@ def test_a_player_in_the_waiting_room_when_the_game_starts_is_not_emailed_the_st
         gathering.game_start(game=game, by=ana)
     assert smtp.to("ben@example.com") == []
     assert [mail.subject.split(":")[0] for mail in smtp.to("cai@example.com")] == ["Started"]
+
+
+def test_a_player_with_the_page_open_is_not_sent_a_reminder(db, smtp, django_capture_on_commit_callbacks):
+    ana, ben = make_player("Ana"), make_player("Ben")
+    with_page_open, away = (started_game(ana, ben) for _game in range(2))
+    for game in (with_page_open, away):
+        Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(minutes=10))
+    presence.seat_seen(seat=with_page_open.seats.get(user=ana))
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.send_reminders()
+    reminded = [mail.subject for mail in smtp.to("ana@example.com")]
+    assert reminded == [f"Reminder, your move: Choose an action — Coup #{away.pk}"]
