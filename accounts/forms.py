@@ -45,7 +45,7 @@ def time_zone_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "time_zone", "email_mode"]
+        fields = ["display_name", "language", "time_zone", "email_mode", "practice_emails"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

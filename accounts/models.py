@@ -41,6 +41,11 @@ class Profile(models.Model):
         default=EmailMode.EVERY,
         help_text=_("When to write to you about your games."),
     )
+    practice_emails = models.BooleanField(
+        _("emails from practice games"),
+        default=False,
+        help_text=_("Write to me when a game against bots waits for me, as any other game does."),
+    )
     time_zone = models.CharField(
         _("time zone"),
         max_length=64,

@@ -157,6 +157,11 @@ CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINE_QUEUE)]
 # A player with the game's page open answers there: the email asking them for a
 # decision waits this many seconds, and is sent only if the decision still waits.
 DECISION_EMAIL_DELAY = env_int("DECISION_EMAIL_DELAY", 180)
+# A reminder leaves its reader at least this many seconds to answer: an email may
+# take seconds to arrive and more to be read, so one sent with less time left only
+# arrives after the deadline. A reminder being sent when a quarter of the time is
+# left, decisions shorter than four times this (a live game's) get none.
+REMINDER_LEAST_NOTICE = env_int("REMINDER_LEAST_NOTICE", 60)
 
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},

@@ -90,6 +90,8 @@ class Seat(models.Model):
     stand_in = models.CharField(max_length=20, blank=True, default="")
     # Whether the player was told that the stand-in played one of their decisions.
     stand_in_told = models.BooleanField(default=False)
+    # When the player last had the game's page open (``services.presence``).
+    seen_at = models.DateTimeField(null=True, blank=True)
     # Not a column: the version of the seat's latest change (a bot taking it over,
     # its player back; None if none ever), on the seats ``games.selectors.seats_of``
     # reads and kept up to date by the services that make a change.

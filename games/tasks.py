@@ -96,7 +96,10 @@ def remind_game(game_id: int, version: int) -> int:
 
 
 def _remind(*, game: Game) -> int:
-    return clock.reminder_claim(game=game, seat_ids=emails.awaited_seat_ids(game))
+    """Remind the awaited players who do not have the game's page open."""
+    awaited = emails.awaited_seat_ids(game)
+    present = presence.seats_present(awaited)
+    return clock.reminder_claim(game=game, seat_ids=[seat_id for seat_id in awaited if seat_id not in present])
 
 
 @shared_task(ignore_result=True, merges_calls=True)
@@ -116,10 +119,12 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
     game once (``send_decisions``). A player with the game's page open is asked
     there first: their decision's email is a task of its own that waits
     ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision is still
-    awaited then (``emails.send_decision`` checks)."""
+    awaited then (``emails.send_decision`` checks). Such a player reads the start
+    of the game, or that they are out, on the page: no email tells them."""
     update = emails.emails_for_update(game, before, after)
     later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
-    present = presence.seats_present(seat_id for seat_id, _version in update.decisions)
+    told = [seat_id for seat_id, _version in update.decisions] + update.started + update.eliminated
+    present = presence.seats_present(told)
     with transaction.atomic():
         now = []
         for seat_id, version in update.decisions:
@@ -130,9 +135,11 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
         if now:
             outbox.send(emails.send_decisions.s(game.pk, now))
         for seat_id in update.started:
-            outbox.send(emails.send_started.s(seat_id))
+            if seat_id not in present:
+                outbox.send(emails.send_started.s(seat_id))
         for seat_id in update.eliminated:
-            outbox.send(emails.send_eliminated.s(seat_id))
+            if seat_id not in present:
+                outbox.send(emails.send_eliminated.s(seat_id))
         for seat_id in update.finished:
             outbox.send(emails.send_finished.s(seat_id))
 

@@ -89,6 +89,12 @@ LAST_SEAT_CHANGE = RawSQL(
 )
 
 
+def is_practice(game: Game) -> bool:
+    """Whether ``game`` is a practice game: one person against bots alone (started
+    as one, or a waiting room its host filled with bots)."""
+    return game.seats.exclude(user__profile__bot_level__gt="").count() == 1
+
+
 def seat_of(game: Game, user, seats: list[Seat] | None = None) -> Seat | None:
     """``user``'s seat at ``game``: among ``seats`` when they are already read."""
     if user is None or not user.is_authenticated:

@@ -5,6 +5,7 @@ Expiring a deadline applies the engine's default answers: that is play
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -84,8 +85,21 @@ def schedule_deadline(game: Game) -> None:
     assert game.deadline_at is not None, "scheduled only once the deadline is set"
     if game.deadline_at - timezone.now() <= PROMPT_EXPIRY_WITHIN:
         notifications.deadline_due(game)
-        if game.reminders:
+        if reminds(game):
             notifications.reminder_moment(game, at=reminder_at(game))
+
+
+def reminds(game: Game) -> bool:
+    """Whether ``game``'s awaited players are reminded of their current decisions:
+    the host chose reminders, and the reminder would leave them time to answer
+    (``settings.REMINDER_LEAST_NOTICE``)."""
+    return game.reminders and game.deadline_seconds >= _least_time_reminded()
+
+
+def _least_time_reminded() -> float:
+    """The shortest decision whose reminder, a quarter of its time before the
+    deadline, leaves the least notice."""
+    return 4 * settings.REMINDER_LEAST_NOTICE
 
 
 def reminder_at(game: Game) -> datetime:
@@ -99,12 +113,12 @@ REMINDER_EARLY_BY = timedelta(seconds=1)
 
 
 def reminder_is_due(game: Game, *, now=None) -> bool:
-    """``game``'s awaited players are to be reminded now: in play, reminders on,
-    not yet reminded of these decisions, and a quarter of their time left."""
+    """``game``'s awaited players are to be reminded now: in play, reminded
+    (``reminds``), not yet reminded of these decisions, and a quarter of their time left."""
     now = now or timezone.now()
     return (
         game.status == Game.Status.ACTIVE
-        and game.reminders
+        and reminds(game)
         and game.reminded_version != game.version
         and game.deadline_at is not None
         and reminder_at(game) <= now + REMINDER_EARLY_BY
@@ -115,9 +129,9 @@ def reminder_is_due(game: Game, *, now=None) -> bool:
 def reminders_due(*, now=None):
     """The games whose awaited players are to be reminded now (``reminder_is_due``)."""
     now = now or timezone.now()
-    due = Game.objects.filter(status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now).exclude(
-        reminded_version=models.F("version")
-    )
+    due = Game.objects.filter(
+        status=Game.Status.ACTIVE, reminders=True, deadline_at__gt=now, deadline_seconds__gte=_least_time_reminded()
+    ).exclude(reminded_version=models.F("version"))
     return [game for game in due if reminder_is_due(game, now=now)]
 
 

@@ -1,28 +1,41 @@
 """Who has a game's page open: the page and each of its polls mark the player
-present for a while, so that a decision asked of them waits for them there
-before its email goes out (``games.tasks``). Kept in the shared cache: a
-player's presence is soon stale, and losing it only sends an email sooner."""
+present for a while, so that what the page shows them already waits for them
+there before an email tells it (``games.tasks``).
 
-from django.core.cache import cache
+Kept on the seat's row (``Seat.seen_at``), not in a cache: the web server that
+marks it and the Celery worker that reads it are separate processes, and the
+embedded default (no Redis) has no cache they share; every deployment has the
+database. A poll writes the row only when the mark is getting old, so an open
+page costs one small update every ``MARK_RENEWED_AFTER`` seconds, not one a poll."""
+
+from datetime import timedelta
+
+from django.utils import timezone
 
 from games.models import Seat
 
 # Longer than a poll's interval, even in a background tab whose timers a
 # browser slows to once a minute.
-PRESENT_FOR_SECONDS = 75
+PRESENT_FOR = timedelta(seconds=75)
+# A mark younger than this is left as it is: the player stays present until well
+# after the poll that would renew it.
+MARK_RENEWED_AFTER = timedelta(seconds=20)
 
 
 def seat_seen(*, seat: Seat) -> None:
-    """``seat``'s player has the game's page open now."""
-    cache.set(_key(seat.pk), True, PRESENT_FOR_SECONDS)
+    """``seat``'s player has the game's page open now (``seat`` as read with the
+    page: its ``seen_at`` tells whether the mark needs renewing)."""
+    now = timezone.now()
+    if seat.seen_at is None or now - seat.seen_at >= MARK_RENEWED_AFTER:
+        Seat.objects.filter(pk=seat.pk).update(seen_at=now)
+        seat.seen_at = now
 
 
 def seats_present(seat_ids) -> set[int]:
-    """Those of ``seat_ids`` whose player had the game's page open lately (one read
-    of the cache for them all)."""
-    keys = {_key(seat_id): seat_id for seat_id in seat_ids}
-    return {keys[key] for key, present in cache.get_many(keys).items() if present}
-
-
-def _key(seat_id: int) -> str:
-    return f"games.presence:{seat_id}"
+    """Those of ``seat_ids`` whose player had the game's page open lately (one query
+    for them all)."""
+    seat_ids = list(seat_ids)
+    if not seat_ids:
+        return set()
+    present = Seat.objects.filter(pk__in=seat_ids, seen_at__gte=timezone.now() - PRESENT_FOR)
+    return set(present.values_list("pk", flat=True))

@@ -13,7 +13,7 @@ from django.core.cache import caches
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timesince import timeuntil
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import bot_label
@@ -21,6 +21,7 @@ from games.kinds import KINDS
 from games.kinds.words import Line
 from games.models import Game, Seat, SeatChange
 from games.selectors import Table, display_name, gathering, seat_changes_since, seats_of
+from games.templatetags.clock import duration
 
 HOUR = 3600
 
@@ -220,22 +221,9 @@ def game_summary(game: Game) -> dict:
         "host": display_name(game.host),
         "variants": game_kind.about.variant_names(game.variants),
         "taken": gathering.seats_taken(game),
-        "turn": _duration(game.turn_seconds),
-        "response": _duration(game.response_seconds),
+        "turn": duration(game.turn_seconds),
+        "response": duration(game.response_seconds),
     }
-
-
-def _duration(seconds: int) -> str:
-    if seconds % 86400 == 0:
-        days = seconds // 86400
-        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
-    if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
-    if seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
-    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 def with_seat_changes(game: Game, lines: list[Line], start: int = 0, seats: list[Seat] | None = None) -> list[Line]:

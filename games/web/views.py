@@ -155,9 +155,9 @@ def _is_htmx(request) -> bool:
 @login_required
 def game(request, pk):
     game, seats, seat = _seated_table(request, pk)
+    presence.seat_seen(seat=seat)  # the waiting room too: the start is news the page shows
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return render(request, "games/waiting.html", _waiting_context(request, game, seat))
-    presence.seat_seen(seat=seat)
     table = table_for(game, request.user, seats=seats)
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
     context.update(_chat_context(game, seats=seats), **pages.static_panels(game))
@@ -184,9 +184,9 @@ def game_live(request, pk):
     """The live part of the game page (table, hand, decisions, history), polled by
     htmx: 204 when nothing changed since ``since`` (the version the page shows)."""
     game, seats, seat = _seated_table(request, pk)
+    presence.seat_seen(seat=seat)
     if game.status == Game.Status.GATHERING or "seats" in request.GET:
         return _seats(request, game, seat)
-    presence.seat_seen(seat=seat)
     since = number_in(request.GET.get("since", ""))
     if since == game.version and request.GET.get("clock", "") == clock_of(game):
         finished = game.status != Game.Status.ACTIVE

@@ -1,6 +1,7 @@
 """Notification emails, sent over real SMTP: content, threading, headers, language."""
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from celery.exceptions import Retry
@@ -12,7 +13,7 @@ from games.mail.tokens import ANSWER_SALT, read_reply_address
 from games.models import Game
 from games.selectors import game_state
 from games.services import play
-from tests.players import awaited, started_game
+from tests.players import awaited, make_player, started_game
 
 
 def start_with_emails(django_capture_on_commit_callbacks, *users, **options):
@@ -74,7 +75,7 @@ def test_emails_thread_and_carry_unsubscribe_headers(named, smtp, django_capture
         assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert mail.text and mail.html
     assert first.subject == f"Started: Coup #{game.pk} with Ana, Ben, Cai"
-    assert second.subject == f"Your move: Your turn: choose an action — Coup #{game.pk}"
+    assert second.subject == f"Your move: Choose an action — Coup #{game.pk}"
     assert first.message["Message-ID"] != second.message["Message-ID"]
     assert read_reply_address(second.message["Reply-To"]) == (game.pk, 1)
     assert "Ana took Income" in second.text or "Ana" in second.text
@@ -197,3 +198,42 @@ def test_an_account_with_no_profile_yet_is_emailed_as_a_new_profile_would_be(ana
     found = emails.emails_for_update(Game.objects.get(pk=game.pk), 0, game.version)
     assert found.decisions == [(seats[first].pk, version)]
     assert sorted(found.started) == sorted(seat.pk for player, seat in seats.items() if player != first)
+
+
+# ---- the clock in words, and the replay --------------------------------------------------
+
+
+def test_a_deadline_under_an_hour_away_is_told_to_the_second(ana, smtp, django_capture_on_commit_callbacks):
+    benito = make_player("Benito", language="es")
+    game = start_with_emails(django_capture_on_commit_callbacks, ana, benito, turn_seconds=30, response_seconds=30)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.decision_submit(game=game, user=ana, command={"act": "income"}, version=awaited(game)["p1"][1])
+    [to_ana] = smtp.to("ana@example.com")
+    for text in (to_ana.text, to_ana.html):
+        assert re.search(r"Answer before: \d{1,2}:\d\d:\d\d [ap]\.m\. UTC", text), text
+    to_benito = smtp.to("benito@example.com")[-1]
+    assert re.search(r"Responde antes de: \d\d:\d\d:\d\d UTC", to_benito.text), to_benito.text
+
+
+def test_a_deadline_an_hour_or_more_away_is_told_by_its_date(named, smtp, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    start_with_emails(django_capture_on_commit_callbacks, ana, ben, cai)
+    [to_ana] = smtp.to("ana@example.com")
+    assert re.search(
+        r"Answer before: \w+\.? \d{1,2}, \d{4}, (\d{1,2}(:\d\d)? [ap]\.m\.|noon|midnight) UTC", to_ana.text
+    ), to_ana.text
+    assert not re.search(r"\d:\d\d:\d\d", to_ana.text)
+
+
+def test_the_game_over_email_links_the_replay(named, smtp, client, django_capture_on_commit_callbacks):
+    ana, ben, cai = named
+    game = started_game(ana, ben, cai)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.game_resign(game=game, user=cai)
+        play.game_resign(game=game, user=ben)
+    over = smtp.to("ana@example.com")[-1]
+    assert over.subject.startswith("Game over: Ana wins")
+    [replay] = [link for link in over.links if link.endswith(f"/games/{game.pk}/replay/")]
+    assert replay in over.text and f'href="{replay}"' in over.html
+    client.force_login(ana)
+    assert client.get(urlsplit(replay).path).status_code == 200

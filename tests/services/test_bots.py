@@ -33,6 +33,9 @@ def finished(game) -> Game:
 
 def test_a_game_of_bot_seats_plays_to_its_end_and_no_bot_is_emailed(celery_worker, smtp):
     ana = make_player("Ana")
+    profile = profile_of(ana)
+    profile.practice_emails = True  # alone with bots: only a player who asked is emailed the game's news
+    profile.save()
     game = gathering_game(ana, seats=3)
     bots.bot_seat(game=game, by=ana, level="easy")
     bots.bot_seat(game=game, by=ana, level="strong")

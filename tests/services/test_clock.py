@@ -126,9 +126,19 @@ def test_a_reminder_is_sent_once(players, celery_worker, smtp):
     assert [m for m in smtp.to("ben@example.com") if "Reminder" in m.text] == []
 
 
-def test_a_short_time_control_reminds_once_at_its_moment(players, celery_worker, smtp):
+@pytest.fixture
+def worker_reminding_at_short_notice(celery_workers, settings):
+    """The production shape of workers, where a reminder needs leave only a second to answer."""
+    settings.REMINDER_LEAST_NOTICE = 1
+    celery_workers.env["REMINDER_LEAST_NOTICE"] = "1"
+    celery_workers.start(deadlines=[settings.DEADLINE_QUEUE], default=[settings.CELERY_TASK_DEFAULT_QUEUE])
+    return celery_workers
+
+
+def test_a_short_time_control_reminds_once_at_its_moment(players, worker_reminding_at_short_notice, smtp):
     """Six seconds to answer: the reminder is due 1.5 s before the deadline, far
     inside the minute between two sweeps; a task timed for it sends it, once."""
+    celery_worker = worker_reminding_at_short_notice
     game = start(players, seconds=6)
     deadline = fresh(game).deadline_at
     reminder = smtp.wait_for(to="ana@example.com", subject_contains="Reminder", timeout=30)
@@ -139,6 +149,22 @@ def test_a_short_time_control_reminds_once_at_its_moment(players, celery_worker,
     # ...and none is on its way: every timed reminder of her decision, and every reminder email to her, has run.
     celery_worker.drain(tasks.remind_game.s(game.pk, game.version), emails.send_reminder.s(ana.pk, game.version))
     assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.subject] == [reminder]
+
+
+@pytest.mark.parametrize("seconds", [30, 120])
+def test_no_reminder_when_it_would_leave_less_than_a_minute_to_answer(players, celery_worker, smtp, seconds):
+    """A live game's decisions (30 s, 2 min): a quarter of their time is too little
+    for an email to arrive and be read, so none is sent, by the sweep or on time."""
+    game = start(players, seconds=seconds)
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(seconds=seconds / 5))
+    tasks.send_reminders.delay()
+    ana = game.seats.get(user=players[0])
+    celery_worker.drain(
+        tasks.send_reminders.s(),
+        tasks.remind_game.s(game.pk, game.version),
+        emails.send_reminder.s(ana.pk, game.version),
+    )
+    assert [m for m in smtp.to("ana@example.com") if "Reminder" in m.subject] == []
 
 
 def test_no_reminder_when_the_game_has_them_off(players, celery_worker, smtp):

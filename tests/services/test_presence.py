@@ -1,6 +1,7 @@
 """A player with the game's page open is asked there first: the decision email
-waits, and goes out only if the decision is still waiting (real workers, Redis,
-SMTP; the page opened through the site)."""
+waits, and goes out only if the decision is still waiting (real workers, SMTP; the
+page opened through the site). The workers share Redis with the site, or, as in the
+embedded default, no cache at all: the page's mark must reach them either way."""
 
 import time
 
@@ -20,9 +21,11 @@ def players(transactional_db):
     return make_player("Ana"), make_player("Ben"), make_player("Cai")
 
 
-@pytest.fixture
-def workers(celery_workers):
+@pytest.fixture(params=["shared Redis cache", "no shared cache"])
+def workers(request, celery_workers):
     celery_workers.env["DECISION_EMAIL_DELAY"] = str(DELAY)
+    if request.param == "no shared cache":
+        celery_workers.env["REDIS_URL"] = ""  # the workers' cache is their own memory; the broker stays
     celery_workers.start(deadlines=[settings.DEADLINE_QUEUE], default=[settings.CELERY_TASK_DEFAULT_QUEUE])
     return celery_workers
 

@@ -146,7 +146,7 @@ def test_variants_are_stored_so_one_can_be_filtered_on():
 
 def test_home_shows_the_decision_awaited_and_a_button_to_the_game(client, game, ana, ben):
     html = page(client, ana, "/")
-    assert "Your move" in html and "Your turn: choose an action" in html
+    assert "Your move" in html and "Choose an action" in html
     assert f'href="{reverse("game", args=[game.pk])}"' in html
     other = text(page(client, ben, "/"))
     assert "Your move" not in other
@@ -166,7 +166,7 @@ def test_losing_an_influence_asks_for_a_card(client, dealt, ana, ben, cai):
     answer(game, ana, {"act": "tax"})
     answer(game, ben, {"act": "challenge"})
     assert "Ana challenges" not in text(page(client, ana, "/"))  # Ana is the one challenged
-    assert "Ben challenges you: prove your claim or concede" in text(page(client, ana, "/"))
+    assert "Prove your claim to Ben or concede" in text(page(client, ana, "/"))
     answer(game, ana, {"act": "prove"})
     assert "Choose a card to lose" in text(page(client, ben, "/"))
 

@@ -215,3 +215,46 @@ def test_a_rematch_invitation_is_emailed_in_the_players_language(ana, smtp, sent
         gathering.game_rematch(game=game, by=ana)
     [message] = smtp.to(bruno.email)
     assert "convida" in message.subject or "convida" in message.text
+
+
+# ---- what an invitation says, and in which language --------------------------------------
+
+
+def test_a_typed_address_with_an_account_is_invited_in_that_accounts_language(client, ana, smtp, sent):
+    bruno = make_player("Bruno", language="es")
+    game = gathering_game(ana, seats=3)
+    with sent():
+        invite(client, ana, game, "BRUNO@example.com")
+    [message] = smtp.to(bruno.email)
+    assert message.subject == "Ana te invita a una partida de Coup"
+    with sent():
+        invite(client, ana, game, "nobody@example.com")  # no account: the host's language
+    assert smtp.to("nobody@example.com")[0].subject == "Ana invites you to a game of Coup"
+
+
+def test_an_invitation_tells_the_clock_the_variants_and_the_seats(client, ana, ben, smtp, sent):
+    live = gathering_game(ana, ben, seats=4, variants=["inquisitor"], turn_seconds=120, response_seconds=30)
+    with sent():
+        invite(client, ana, live, "dora@example.com")
+    [message] = smtp.to("dora@example.com")
+    for text in (message.text, message.html):
+        assert "Variants: Inquisitor" in text
+        assert "Seats: 2 of 4 taken" in text
+        assert "Time to answer: 2 minutes per turn, 30 seconds per response" in text
+        assert "A live game" in text and "own pace" not in text
+    slow = gathering_game(ana, seats=3)
+    with sent():
+        invite(client, ana, slow, "eva@example.com")
+    [message] = smtp.to("eva@example.com")
+    assert "Variants: Classic" in message.text and "Seats: 1 of 3 taken" in message.text
+    assert "1 day per turn, 8 hours per response" in message.text and "own pace" in message.text
+
+
+def test_an_invitation_tells_the_game_in_the_invitees_language(client, smtp, sent):
+    anita = make_player("Anita", language="pt-br")
+    game = gathering_game(anita, seats=2, turn_seconds=120, response_seconds=30)
+    with sent():
+        invite(client, anita, game, "dora@example.com")
+    [message] = smtp.to("dora@example.com")
+    assert "2 minutos por turno, 30 segundos por resposta" in message.text
+    assert "Variantes: Clássico" in message.text

@@ -536,3 +536,14 @@ def test_an_awaited_player_may_ask_for_more_time_once(client, game, ana):
     assert "Ask for more time" not in response.content.decode()
     response = client.post(reverse("game_extend", args=[game.pk]), follow=True)
     assert "You have already had your extra time in this game." in response.content.decode()
+
+
+# ---- the clock ---------------------------------------------------------------------------
+
+
+def test_a_deadline_under_an_hour_away_is_shown_to_the_second(client, ana, ben):
+    live = started_game(ana, ben, turn_seconds=30, response_seconds=30)
+    assert re.search(r"\(\d{1,2}:\d\d:\d\d [ap]\.m\. UTC\)", page(client, ana, f"/games/{live.pk}/"))
+    by_email = started_game(ana, ben)
+    html = page(client, ana, f"/games/{by_email.pk}/")
+    assert re.search(r"\(\w+\.? \d{1,2}, \d{4}, (\d{1,2}(:\d\d)? [ap]\.m\.|noon|midnight) UTC\)", html)

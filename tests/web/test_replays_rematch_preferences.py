@@ -268,6 +268,15 @@ def test_the_profile_edits_time_zone_email_mode_and_each_kinds_preferences(clien
     assert Profile.objects.get(user=ana).time_zone == "America/Sao_Paulo"
 
 
+def test_the_profile_turns_the_emails_of_practice_games_on_and_off(client, ana):
+    assert 'name="practice_emails"' in html_of(client, ana, reverse("profile"))
+    assert not Profile.objects.get(user=ana).practice_emails  # off until asked for
+    as_user(client, ana).post(reverse("profile"), profile_form_data(ana, practice_emails="on"))
+    assert Profile.objects.get(user=ana).practice_emails
+    as_user(client, ana).post(reverse("profile"), profile_form_data(ana))
+    assert not Profile.objects.get(user=ana).practice_emails
+
+
 def test_the_profile_refuses_unknown_zones(ana):
     form = ProfileForm(profile_form_data(ana, time_zone="Mars/Olympus_Mons"), instance=profile_of(ana))
     assert not form.is_valid() and "time_zone" in form.errors

@@ -20,15 +20,21 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import EmailMode, Profile, bot_label, profile_of
+from accounts.selectors import account_of_address
 from games import history
 from games.engine.seats import seat_player
 from games.history import History
 from games.kinds import KINDS
 from games.mail.emails.sending import Batch, Email, SharedTableBlocks, Unsent, absolute, email_task
 from games.mail.tokens import answer_token, reply_address
-from games.models import Event, Game, Invitation, Seat
-from games.selectors import Table, display_name, game_state, player_names, seats_of, table_for
+from games.models import Event, Game, Invitation, Seat, SeatChange
+from games.selectors import Table, display_name, game_state, is_practice, player_names, seats_of, table_for
 from games.services.notifications import seat_notified, seats_notified
+from games.services.play import DEFAULT_TAKEOVER
+
+# A game whose turns are shorter than this is played live, its page open, not at
+# one's own pace: its invitation says so.
+LIVE_UNDER = 3600
 
 
 def _game_context(game: Game, names: dict | None = None) -> dict:
@@ -72,18 +78,26 @@ def _seat_context(seat: Seat, table: Table, *, others_only: bool = False) -> dic
 @email_task
 def send_invitation(invitation_id: int) -> None:
     """An invitation, to the address the host typed, or to the account a rematch
-    invites (in its own language; its address is never shown to anyone)."""
+    invites (its address is never shown to anyone), in the invitee's language: their
+    account's, when the typed address is one's, else the host's. It tells the game
+    as the waiting room does: its variants, its seats and its time to answer."""
     invitation = Invitation.objects.select_related("game", "invited_by", "user__profile").get(pk=invitation_id)
-    inviter = invitation.invited_by
+    game = invitation.game
+    game_kind = KINDS[game.kind]
     invited = invitation.invited_account
-    context = {
-        "inviter": display_name(inviter),
-        "game": invitation.game,
-        "link": absolute(reverse("invitation", args=[invitation.token])),
-        "game_name": KINDS[invitation.game.kind].name,
-    }
-    to = invited.email if invited is not None else invitation.email
-    Email("invitation", to, context, profile_of(invited or inviter).language).send()
+    reader = invited or account_of_address(invitation.email)
+    language = profile_of(reader or invitation.invited_by).language
+    with translation.override(language):
+        context = {
+            "inviter": display_name(invitation.invited_by),
+            "game": game,
+            "link": absolute(reverse("invitation", args=[invitation.token])),
+            "game_name": game_kind.name,
+            "variants": [str(name) for name in game_kind.about.variant_names(game.variants)],
+            "taken": game.seats.count(),
+            "live": game.turn_seconds < LIVE_UNDER,
+        }
+    Email("invitation", invited.email if invited is not None else invitation.email, context, language).send()
 
 
 # ---- what the game does ------------------------------------------------------------------
@@ -103,6 +117,8 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
     """The emails that events ``before``..``after`` of ``game`` call for: a decision
     email to each player newly awaited (``send_decision``), and news of the start,
     an elimination or the end (``send_started``, ``send_eliminated``, ``send_finished``).
+    A practice game (``is_practice``) calls only for the news of its end, unless
+    its player asked for its emails (``Profile.practice_emails``).
 
     It reads the state now (the snapshot, not a replay of the log) and only the new
     events. When more was played since, the decisions those events asked for that
@@ -116,15 +132,22 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
     finished = rules.is_over(state) and game.version <= after
     found = UpdateEmails()
     # Only the columns read (no account or profile objects built); an account with
-    # no profile yet has the profile's default mode.
-    seats = Seat.objects.filter(game=game).values_list("pk", "position", "stand_in", "user__profile__email_mode")
-    for seat_id, position, stand_in, mode in seats:
+    # no profile yet has the profile's defaults.
+    seats = list(
+        Seat.objects.filter(game=game).values_list(
+            "pk", "position", "stand_in", "user__profile__email_mode", "user__profile__practice_emails"
+        )
+    )
+    practice = is_practice(game)
+    for seat_id, position, stand_in, mode, practice_emails in seats:
         player = seat_player(position)
         mode = mode or Profile._meta.get_field("email_mode").default
         if mode == EmailMode.NONE:
             continue
         if finished:
             found.finished.append(seat_id)
+        elif practice and not practice_emails:
+            continue  # a practice game is played on its page: only its end is written, unless asked
         elif player in eliminated:
             found.eliminated.append(seat_id)
         elif player in asked and mode == EmailMode.EVERY and not stand_in:
@@ -254,6 +277,8 @@ def _news(template: str, seat_id: int) -> None:
         context = _seat_context(seat, table_for(seat.game, seat.user))
         if seat.game.winner_id:
             context["winner"] = display_name(seat.game.winner)
+        if seat.game.status == Game.Status.FINISHED:  # a replay shows every hand: only once it is over
+            context["replay_url"] = absolute(reverse("game_replay", args=[seat.game.pk]))
     Email(template, seat.user, context, language, thread=seat.game, reply_to=reply_address(seat)).send()
     seat_notified(seat=seat, version=seat.game.version)
 
@@ -276,12 +301,23 @@ def send_finished(seat_id: int) -> None:
 @email_task
 def send_stand_in(seat_id: int, news: str) -> None:
     """Tell a player that a bot plays for them until they are back (``news``
-    "began"), or that it answered a decision of theirs for the first time ("played")."""
+    "began"), and why: the deadlines they missed, or their own request (the seat's
+    latest change); or that it answered a decision of theirs for the first time
+    ("played"). A practice game tells it only to a player who asked for its emails."""
     seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
     profile = profile_of(seat.user)
     if profile.email_mode == EmailMode.NONE or not seat.stand_in:
         return
-    context = {**_game_context(seat.game), "news": news, "level": bot_label(seat.stand_in)}
+    if is_practice(seat.game) and not profile.practice_emails:
+        return
+    latest = seat.changes.order_by("-version", "-pk").values_list("change", flat=True).first()
+    context = {
+        **_game_context(seat.game),
+        "news": news,
+        "asked": latest == SeatChange.Change.ASKED,
+        "missed": seat.game.options.get("takeover", DEFAULT_TAKEOVER),
+        "level": bot_label(seat.stand_in),
+    }
     Email("stand-in", seat.user, context, profile.language, thread=seat.game).send()
 
 

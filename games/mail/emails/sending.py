@@ -14,6 +14,7 @@ that asked for none (``accounts.mail.mail_refused``), nor to a bot's account.
 import json
 import logging
 from dataclasses import dataclass
+from email.header import Header
 from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.policy import default as default_policy
 from email.utils import make_msgid
@@ -177,15 +178,35 @@ class _OneLineHeader(UnstructuredHeader, BaseHeader):
         return f"{self.name}: {self}{policy.linesep}"
 
 
+class _SubjectHeader(UnstructuredHeader, BaseHeader):
+    """The subject, written out so that every reader reads it back as it was written.
+
+    Python's folding of a long subject with non-ASCII text in it (a name, "—") leaves
+    a space at the end of a line before the one that starts the next, so a reader
+    that unfolds it (RFC 5322: by removing the line break alone) reads two spaces, or
+    a subject that starts with one. A subject that fits on its line in ASCII is
+    written as it is; any other is written as RFC 2047 encoded words only, whose
+    folding whitespace a reader drops (RFC 2047, 6.2), so no space is ever added."""
+
+    def fold(self, *, policy) -> str:
+        text = str(self)
+        if text.isascii() and len(self.name) + 2 + len(text) <= policy.max_line_length:
+            return f"{self.name}: {text}{policy.linesep}"
+        encoded = Header(text, "utf-8", policy.max_line_length, header_name=self.name)
+        return f"{self.name}: {encoded.encode(linesep=policy.linesep)}{policy.linesep}"
+
+
 class _HeaderClasses(HeaderRegistry):
     """The header classes of our emails: Python's own, but List-Unsubscribe written on
     one line (its long ``<url>`` would otherwise be folded into RFC 2047 encoded words,
-    which no mail client reads as a link), and each class made once, where the standard
-    registry makes a new one at every look-up of every message."""
+    which no mail client reads as a link), the subject folded without adding a space
+    (``_SubjectHeader``), and each class made once, where the standard registry makes
+    a new one at every look-up of every message."""
 
     def __init__(self):
         super().__init__()
         self.map_to_type("list-unsubscribe", _OneLineHeader)
+        self.map_to_type("subject", _SubjectHeader)
         self._made = {}
 
     def __getitem__(self, name):

@@ -92,7 +92,7 @@ def _label_turn(option, ctx):
 
 
 def _waits_for_turn(ctx):
-    return _("Your turn: choose an action")
+    return _("Choose an action")
 
 
 def pending_effect(ctx: Context) -> str:
@@ -258,7 +258,7 @@ def _waits_for_block(ctx):
 def _waits_for_challenged(ctx):
     pending = ctx.pending
     if pending.get("challenger") and pending.get("challenged") == ctx.viewer:
-        return _("%(player)s challenges you: prove your claim or concede") % {"player": ctx.name(pending["challenger"])}
+        return _("Prove your claim to %(player)s or concede") % {"player": ctx.name(pending["challenger"])}
     return _("Prove your claim or concede")
 
 

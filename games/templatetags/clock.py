@@ -1,0 +1,47 @@
+"""A game's clock in words (``{% load clock %}``): a time control's length
+(``{{ game.turn_seconds|duration }}``: "2 minutes") and a deadline's moment
+(``{{ game.deadline_at|moment }}``), in the active language and time zone."""
+
+from datetime import datetime, timedelta
+
+from django import template
+from django.template.defaultfilters import date
+from django.utils import timezone
+from django.utils.translation import ngettext, pgettext
+
+register = template.Library()
+
+# A deadline nearer than this is told to the second: "1:47:32 a.m." tells a player
+# with 30 seconds to answer what "1:47 a.m." does not.
+TO_THE_SECOND_WITHIN = timedelta(hours=1)
+
+
+@register.filter
+def duration(seconds: int) -> str:
+    """``seconds`` in the largest unit that counts them whole: "1 day", "8 hours",
+    "2 minutes", "30 seconds"."""
+    if seconds and seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    if seconds and seconds % 3600 == 0:
+        hours = seconds // 3600
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    if seconds and seconds % 60 == 0:
+        minutes = seconds // 60
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+
+
+@register.filter(expects_localtime=True)
+def moment(value: datetime | None) -> str:
+    """When a deadline falls, with its time zone's abbreviation: its date and time,
+    or, when it is less than an hour away, its time to the second."""
+    if value is None:
+        return ""
+    if value - timezone.now() < TO_THE_SECOND_WITHIN:
+        # Translators: a time of day to the second, in Django's date format letters
+        # (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date).
+        shown = date(value, pgettext("date format", "g:i:s a"))
+    else:
+        shown = date(value, "DATETIME_FORMAT")
+    return f"{shown} {date(value, 'T')}"
