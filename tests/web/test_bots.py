@@ -12,7 +12,7 @@ from games.models import Game, Seat
 from games.selectors import game_state, table_for
 from games.services import bots, play
 from games.web import pages
-from tests.players import awaited, gathering_game, make_player, started_game
+from tests.players import awaited, gathering_game, make_player, started_game, until_turn_of
 
 
 def test_the_host_seats_a_bot_and_a_bad_level_or_a_guest_changes_nothing(db, client):
@@ -119,35 +119,15 @@ def _expire(game) -> None:
     assert play.deadline_expire(game=game, version=game.version)
 
 
-def _until_turn_of(game, player, users) -> None:
-    """Every decision but ``player``'s next turn answered: a bot's by the bot (as
-    the worker would), a person's by letting it pass (else its first option)."""
-    rules = KINDS[game.kind].rules
-    while True:
-        game.refresh_from_db()
-        waiting = awaited(game)
-        if waiting.get(player, ("",))[0] == "turn" or game.status != Game.Status.ACTIVE:
-            return
-        who, (_kind, version) = next(iter(waiting.items()))
-        seat = game.seats.get(position=int(who[1:]) - 1)
-        if seat.bot_level:
-            bots.bot_answer(game=game, seat_id=seat.pk, version=version)
-            continue
-        options = rules.options(game_state(game), who)
-        allow = next((option for option in options if option["act"] == "allow"), options[0])
-        play.decision_submit(game=game, user=users[who], command=allow, version=version)
-
-
 def test_each_history_line_names_who_acted_then_the_player_or_their_bot(db):
     ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
-    users = {"p1": ana, "p2": ben, "p3": cai}
     game = started_game(ana, ben, cai, takeover=1)
     _income(game, ana, "p1")
     _expire(game)  # Ben's turn passes: a bot takes his seat over
-    _until_turn_of(game, "p2", users)  # Cai, Ana and then Ben's bot play
-    _until_turn_of(game, "p1", users)
+    until_turn_of(game, "p2")  # Cai, Ana and then Ben's bot play
+    until_turn_of(game, "p1")
     _income(game, ana, "p1")
-    _until_turn_of(game, "p2", users)
+    until_turn_of(game, "p2")
     game.refresh_from_db()
     _income(game, ben, "p2")  # and Ben is back by answering himself
 
