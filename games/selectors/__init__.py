@@ -117,22 +117,29 @@ def own_names(seats: list[Seat]) -> dict:
 
 
 def stand_ins_of(game: Game, seats: list[Seat]) -> dict:
-    """Player → ``(first, end, name)`` of each time a bot played for them, from the
-    seat changes of ``game`` (``games.kinds.words.Story``): from the version the
-    bot took over up to the one its player came back at (None while it still
-    plays). No query when no seat ever changed hands."""
+    """Player → ``(first, end, name)`` of each time a bot played for them
+    (``games.kinds.words.Story``): ``stand_in_periods`` with the bot's name. No
+    query when no seat ever changed hands (``seats`` as ``seats_of`` reads them)."""
     if all(seat.last_change is None for seat in seats):
         return {}
-    by_id = {seat.pk: seat for seat in seats}
-    periods: dict[str, list] = {}
+    names = {seat.player: stand_in_name(seat) for seat in seats}
+    periods = stand_in_periods(game, seats)
+    return {player: [(first, end, names[player]) for first, end in held] for player, held in periods.items()}
+
+
+def stand_in_periods(game: Game, seats: list[Seat]) -> dict[str, list[tuple[int, int | None]]]:
+    """Player → ``(first, end)`` of each time a bot played for them, from the seat
+    changes of ``game``: from the version the bot took over up to the one its
+    player came back at (None while it still plays)."""
+    players = {seat.pk: seat.player for seat in seats}
+    periods: dict[str, list[tuple[int, int | None]]] = {}
     for seat_id, version, change in seat_changes_since(game, 0):
-        seat = by_id[seat_id]
-        held = periods.setdefault(seat.player, [])
+        held = periods.setdefault(players[seat_id], [])
         if change == SeatChange.Change.BACK:
             if held and held[-1][1] is None:
-                held[-1] = (held[-1][0], version, held[-1][2])
+                held[-1] = (held[-1][0], version)
         elif not held or held[-1][1] is not None:
-            held.append((version, None, stand_in_name(seat)))
+            held.append((version, None))
     return periods
 
 
