@@ -168,6 +168,7 @@ def test_each_line_names_who_acted_then_the_player_or_the_bot_playing_for_them()
         "Cai claimed the Captain to steal from Ben.",
         "Ben won the game!",
     ]
+    assert [line.text for line in lines(events, "p2", NAMES, stand_ins)][3] == "Turn 2 — Ben's bot (easy)."
     still = {"p2": [(3, None, "Ben's bot (easy)")]}  # never back: the bot won for him
     assert [line.text for line in lines(events, "p1", NAMES, still)][-2:] == [
         "Cai claimed the Captain to steal from Ben's bot (easy).",

@@ -112,8 +112,8 @@ def _turn_started(story, data):
     story.turns += 1
     player = data["player"]
     # Numbered, so that one's past turns read apart from one another and from the
-    # one under way, by email as on the page.
-    if story.you(player):
+    # one under way, by email as on the page; a turn one's bot played is its own.
+    if story.you(player) and story.name(player) == story.player_name(player):
         return _("Turn %(number)d — you.") % {"number": story.turns}
     return _("Turn %(number)d — %(player)s.") % {"number": story.turns, "player": story.name(player)}
 
