@@ -177,8 +177,9 @@ def take_seat(game: Game, user) -> Seat:
 
 def bot_take_seat(game: Game, level: str, name: str = "") -> Seat:
     """A new bot of ``level`` takes a seat at ``game`` (gathering), named ``name``
-    (a rematch keeps its bots' names) when no bot at the table has it yet, else
-    with a name that no one at the table has: players tell bots apart by them."""
+    (a rematch keeps its bots' names) unless someone at the table has it already,
+    else with a name of ``BOT_NAMES`` nobody there has: players tell bots apart by
+    them."""
     taken = {profile_of(seat.user).display_name.casefold() for seat in game.seats.select_related("user__profile")}
     if not name or name.casefold() in taken:
         free = [bot_name for bot_name in BOT_NAMES if bot_name.casefold() not in taken]
