@@ -187,12 +187,14 @@ def _groups(user) -> list[Mapping[str, Any]]:
 
 def _opponents(user, limit=None) -> list[dict]:
     """Everyone the user finished a game with, most frequent first: games together,
-    and how often each finished ahead of the other (one query)."""
+    and how often each finished ahead of the other (one query). People only: a bot
+    account plays one seat of one game, so it is no opponent to follow."""
     mine = "game_results__game__results"
     users = (
         get_user_model()
         .objects.filter(**{f"{mine}__user": user})
         .exclude(pk=user.pk)
+        .filter(profile__bot_level="")
         .annotate(
             games=Count("game_results"),
             ahead=Count("game_results", filter=Q(**{f"{mine}__place__lt": F("game_results__place")})),

@@ -57,6 +57,9 @@ def test_moves_and_games_a_bot_played_for_a_player_and_practice_games_are_counte
     own_moves = sum(result.moves for result in results.values())
     made = f"{own_moves} move" if own_moves == 1 else f"{own_moves} moves"
     assert f"You made {made} yourself; a bot playing for you while you were away made 1." in words
+    bot = practice.seats.exclude(user=ana).get().user
+    assert bot.profile.display_name not in words  # a bot is no opponent in the head-to-head
+    assert "Ben 2" in words
     # Ben never had a bot play for him nor played a practice game: one row, his own.
     words = _words(client, ben)
     assert "With people, every move your own 2 1 50%" in words
