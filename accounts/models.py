@@ -7,6 +7,7 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 
@@ -78,19 +79,48 @@ BOT_LEVEL_NAMES = {
 }
 
 
-def bot_label(level: str) -> str:
-    """How a bot of ``level`` is named at the table: "Bot (strong)"."""
-    return _("Bot (%(level)s)") % {"level": BOT_LEVEL_NAMES.get(level, level)}
+# The names a bot takes at a table, in English: a bot's account keeps the one it
+# was given (``Profile.display_name``), and each language shows its own form of it
+# ("Peter", "Pedro"), so the same bot keeps its name on every page, email and replay.
+BOT_NAMES = (
+    gettext_noop("Peter"),
+    gettext_noop("Mary"),
+    gettext_noop("John"),
+    gettext_noop("Lucy"),
+    gettext_noop("Michael"),
+    gettext_noop("Helen"),
+    gettext_noop("George"),
+    gettext_noop("Clara"),
+    gettext_noop("Paul"),
+    gettext_noop("Teresa"),
+    gettext_noop("Martin"),
+    gettext_noop("Sophie"),
+)
+
+
+def bot_label(level: str, name: str = "") -> str:
+    """How a bot of ``level`` named ``name`` (one of ``BOT_NAMES``) is named at the
+    table: "Peter (strong bot)"; "Bot (strong)" for one that has no name."""
+    level_name = BOT_LEVEL_NAMES.get(level, level)
+    if name:
+        return gettext("%(name)s (%(level)s bot)") % {"name": gettext(name), "level": level_name}
+    return gettext("Bot (%(level)s)") % {"level": level_name}
+
+
+def stand_in_label(player: str, level: str) -> str:
+    """How the bot of ``level`` playing for ``player`` (their name) while they are
+    away is named: "Ana's bot (easy)", one per seat, so never two alike."""
+    return gettext("%(player)s's bot (%(level)s)") % {"player": player, "level": BOT_LEVEL_NAMES.get(level, level)}
 
 
 def display_name_of(user, *, profile=None) -> str:
     """The name shown for ``user``: their display name, else the start of their email
     address (never the whole address: other players must not learn it); a bot's
-    label for a bot."""
+    name and level for a bot."""
     if profile is None:
         profile = Profile.objects.filter(user=user).first()
     if profile is not None and profile.bot_level:
-        return str(bot_label(profile.bot_level))
+        return bot_label(profile.bot_level, profile.display_name)
     if profile is not None and profile.display_name:
         return profile.display_name
     email = getattr(user, "email", "") or ""

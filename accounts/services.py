@@ -23,12 +23,15 @@ def profile_emails_stop(*, user) -> None:
     profile.save(update_fields=["email_mode"])
 
 
-def bot_account(level: str):
-    """A bot account of ``level``: no email address, no usable password, inactive
-    (allauth refuses it), never written to. One is made per seat it takes; a game
-    seats each account once."""
+def bot_account(level: str, name: str):
+    """A bot account of ``level`` named ``name`` (one of ``BOT_NAMES``, kept in
+    English and shown in each reader's language): no email address, no usable
+    password, inactive (allauth refuses it), never written to. One is made per
+    seat it takes; a game seats each account once."""
     user = get_user_model().objects.create(username=f"bot-{level}-{secrets.token_hex(6)}", email="", is_active=False)
     user.set_unusable_password()
     user.save(update_fields=["password"])
-    Profile.objects.update_or_create(user=user, defaults={"bot_level": level, "email_mode": EmailMode.NONE})
+    Profile.objects.update_or_create(
+        user=user, defaults={"bot_level": level, "display_name": name, "email_mode": EmailMode.NONE}
+    )
     return user

@@ -86,20 +86,27 @@ class History:
         return History(self.story, version, lines[cut:], lines[cut - 1].seq + 1)
 
 
-def latest(game: Game, viewer: str | None, names: dict, appended: Sequence[dict] = ()) -> History:
+def latest(
+    game: Game, viewer: str | None, names: dict, appended: Sequence[dict] = (), stand_ins: dict | None = None
+) -> History:
     """The latest turns of ``game`` as ``viewer`` (a player name; None for anyone
     not seated) may know them, up to the version of the ``game`` row read, in the
-    active language. ``appended``: the events the caller itself just appended, up
-    to that version (a move's answer), each with its ``seq``."""
-    return latest_of(game, [viewer], names, appended)[viewer]
+    active language. ``names``: the seats' own players' names, ``stand_ins``: the
+    bots that played for them and when (``games.kinds.words.Story``), so that each
+    line names who acted then. ``appended``: the events the caller itself just
+    appended, up to that version (a move's answer), each with its ``seq``."""
+    return latest_of(game, [viewer], names, appended, stand_ins)[viewer]
 
 
-def latest_of(game: Game, viewers: list, names: dict, appended: Sequence[dict] = ()) -> dict:
+def latest_of(
+    game: Game, viewers: list, names: dict, appended: Sequence[dict] = (), stand_ins: dict | None = None
+) -> dict:
     """``latest`` for each of ``viewers`` (their histories by viewer), for the emails
     of one update: the cache is read once for them all, with the game's tail, and
     the events not told yet to some of them are taken once from the tail, or else
     read once from the log; what was told further is written back at once."""
-    keys = {viewer: _key(game, viewer, names) for viewer in viewers}
+    stand_ins = stand_ins or {}
+    keys = {viewer: _key(game, viewer, names, stand_ins) for viewer in viewers}
     tail_key = _tail_key(game)
     cached = cache.get_many([*keys.values(), tail_key])
     log = _Log(game, cached.pop(tail_key, None), appended)
@@ -107,7 +114,7 @@ def latest_of(game: Game, viewers: list, names: dict, appended: Sequence[dict] =
     log.events(min(usable) if len(usable) == len(keys) else 0)  # one read for them all, when one is needed
     histories, changed = {}, {}
     for viewer, key in keys.items():
-        histories[viewer], keep = _brought_up(game, viewer, names, cached.get(key), log)
+        histories[viewer], keep = _brought_up(game, viewer, (names, stand_ins), cached.get(key), log)
         if keep:
             changed[key] = histories[viewer]
     if log.extended:
@@ -117,23 +124,26 @@ def latest_of(game: Game, viewers: list, names: dict, appended: Sequence[dict] =
     return histories
 
 
-def _brought_up(game: Game, viewer: str | None, names: dict, cached: History | None, log: "_Log") -> tuple:
+def _brought_up(game: Game, viewer: str | None, cast: tuple, cached: History | None, log: "_Log") -> tuple:
     """``viewer``'s history up to ``game``'s version, from the entry ``cached``
-    (None: none yet), and whether the cache is to keep it (it was told further)."""
+    (None: none yet), and whether the cache is to keep it (it was told further).
+    ``cast``: the names and stand-ins a new story is told with."""
     if cached is None or cached.version > game.version:
         # Nothing told yet, or told further than this (older) read of the row:
         # tell this version from the start, and keep any newer entry.
-        told = _continued(History(KINDS[game.kind].history.story(viewer, names)), game, log)
+        told = _continued(History(KINDS[game.kind].history.story(viewer, *cast)), game, log)
         return told, cached is None
     if cached.version < game.version:
         return _continued(cached, game, log), True
     return cached, False
 
 
-def full(game: Game, viewer: str | None, names: dict) -> list[Line]:
-    """The whole story of ``game`` for ``viewer``, told from the start."""
+def full(game: Game, viewer: str | None, names: dict, stand_ins: dict | None = None) -> list[Line]:
+    """The whole story of ``game`` for ``viewer``, told from the start (``names``
+    and ``stand_ins`` as ``latest`` takes them)."""
     stored = Event.objects.filter(game=game, seq__lt=game.version).order_by("seq").values_list("seq", "payload")
-    return KINDS[game.kind].history.lines([{**payload, "seq": seq} for seq, payload in stored], viewer, names)
+    events = [{**payload, "seq": seq} for seq, payload in stored]
+    return KINDS[game.kind].history.lines(events, viewer, names, stand_ins)
 
 
 def _continued(told: History, game: Game, log: "_Log") -> History:
@@ -210,9 +220,11 @@ def _tail_key(game: Game) -> str:
     return f"history-tail:{game.pk}:{game.join_token}"
 
 
-def _key(game: Game, viewer: str | None, names: dict) -> str:
+def _key(game: Game, viewer: str | None, names: dict, stand_ins: dict) -> str:
     """The cache key of a story: the game (its id and its random join token, so a
     database restored or recreated never meets an older game's entry), the viewer,
-    the language and the names the lines use."""
-    named = hashlib.sha256(json.dumps(names, sort_keys=True).encode()).hexdigest()[:16]
+    the language and the names the lines use: the players' and their stand-ins',
+    so that a bot taking a seat over, or its player coming back, tells the story
+    again with the names of each moment."""
+    named = hashlib.sha256(json.dumps([names, stand_ins], sort_keys=True).encode()).hexdigest()[:16]
     return f"history:{game.pk}:{game.join_token}:{viewer or '-'}:{translation.get_language()}:{named}"

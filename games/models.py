@@ -214,7 +214,9 @@ class SeatResult(models.Model):
     the game ends (``games/services/results.py``), so the dashboard and the statistics read
     stored rows and never replay logs. The columns hold what every game has; the
     game's kind, variants, player count and end are copied here so the statistics
-    group and filter this one table. What only one kind counts (Coup's claims and
+    group and filter this one table; so are whether bots had seats of their own
+    (a practice game) and the moves a bot made for the player while they were
+    away, which the statistics keep apart from the player's own. What only one kind counts (Coup's claims and
     challenges) is in ``counters``, under the names its ``stats`` declares
     (``games/kinds/stats.py``)."""
 
@@ -229,6 +231,10 @@ class SeatResult(models.Model):
         null=True, blank=True, help_text="1 = first; players tied share a place (the rules' standings)"
     )
     moves = models.PositiveIntegerField(default=0, help_text="decisions this player made")
+    stand_in_moves = models.PositiveIntegerField(
+        default=0, help_text="decisions a bot made for this player while they were away"
+    )
+    with_bots = models.BooleanField(default=False, help_text="a bot had a seat of its own: a practice game")
     counters = models.JSONField(default=dict, blank=True, help_text="the kind's own counts: {counter: number}")
 
     class Meta:

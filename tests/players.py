@@ -10,11 +10,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile, profile_of
+from games.engine.seats import seat_position
 from games.kinds import KINDS
 from games.kinds.coup.models import preferences_of
 from games.models import Event, Game, Seat
 from games.selectors import game_state
-from games.services import gathering, play
+from games.services import bots, gathering, play
 
 PASSWORD = "correct-horse-battery-9"
 
@@ -174,3 +175,22 @@ def coup_deals(monkeypatch, hands: dict) -> None:
         return {name: list(hands[name]) for name in players}, court
 
     monkeypatch.setattr(setup, "_deal", dealt)
+
+
+def until_turn_of(game, player: str) -> None:
+    """Answer every decision of ``game`` before ``player``'s next turn: a bot's
+    (its own seat's, or a stand-in's) by the bot, as the worker would, a person's
+    by letting it pass (else its first option)."""
+    rules = KINDS[game.kind].rules
+    while True:
+        waiting = awaited(game)
+        if waiting.get(player, ("",))[0] == "turn" or game.status != Game.Status.ACTIVE:
+            return
+        who, (_decision, version) = next(iter(waiting.items()))
+        seat = game.seats.select_related("user__profile").get(position=seat_position(who))
+        if seat.bot_level:
+            bots.bot_answer(game=game, seat_id=seat.pk, version=version)
+            continue
+        options = rules.options(game_state(game), who)
+        allow = next((option for option in options if option["act"] == "allow"), options[0])
+        play.decision_submit(game=game, user=seat.user, command=allow, version=version)

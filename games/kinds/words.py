@@ -55,14 +55,28 @@ class Line:
 
 
 class Story:
-    """What a history has told so far, for any game: whose story it is and the
-    players' names. A game's tellers may keep more in a subclass."""
+    """What a history has told so far, for any game: whose story it is, the
+    players' names, and the bots that stood in for them. A game's tellers may keep
+    more in a subclass.
 
-    def __init__(self, viewer, names):
+    ``stand_ins``: player → ``(first, end, name)`` of each time a bot played for
+    them: from event ``first`` up to event ``end`` (excluded; None while it still
+    does), by ``name``. A sentence names who acted at that moment (``name``): the
+    player, or the bot playing for them then; ``player_name`` always the player."""
+
+    def __init__(self, viewer, names, stand_ins=None):
         self.viewer = viewer
         self.names = names
+        self.stand_ins = stand_ins or {}
+        self.seq = 0  # the event being told
 
     def name(self, player) -> str:
+        for first, end, name in self.stand_ins.get(player, ()):
+            if first <= self.seq and (end is None or self.seq < end):
+                return name
+        return self.player_name(player)
+
+    def player_name(self, player) -> str:
         return self.names.get(player, player or "?")
 
     def you(self, player) -> bool:
@@ -91,6 +105,7 @@ def tell(events, story: Story, tellers: dict, turn_kind: str, moves: frozenset) 
     for position, event in enumerate(events):
         kind, data = _visible(event, story.viewer)
         seq = event.get("seq", position) if isinstance(event, dict) else position
+        story.seq = seq
         teller = tellers.get(kind)
         text = teller(story, data) if teller else ""
         if text and data.get("timed_out"):
@@ -168,19 +183,20 @@ class History(ABC):
     last_action_types: tuple
     """The event types that start a player's move, for the dashboard's "last action"."""
 
-    def story(self, viewer: str | None, names: dict) -> Story:
+    def story(self, viewer: str | None, names: dict, stand_ins: dict | None = None) -> Story:
         """A story not told yet: what the tellers keep to word the next event.
         Picklable: ``games.history`` caches it between requests."""
-        return self.story_type(viewer, names)
+        return self.story_type(viewer, names, stand_ins)
 
     def continued(self, story: Story, events) -> list[Line]:
         """The ``Line`` of ``events``, the log's next ones, for ``story`` (which it
         updates): telling a log in two parts gives the lines of telling it whole."""
         return tell(events, story, self.tellers, self.turn_event, self.moves)
 
-    def lines(self, events, viewer: str | None, names: dict) -> list[Line]:
-        """The story of the game as ``viewer`` may know it, told from the start."""
-        return self.continued(self.story(viewer, names), events)
+    def lines(self, events, viewer: str | None, names: dict, stand_ins: dict | None = None) -> list[Line]:
+        """The story of the game as ``viewer`` may know it, told from the start
+        (``stand_ins``: as ``Story`` takes them)."""
+        return self.continued(self.story(viewer, names, stand_ins), events)
 
     @abstractmethod
     def last_action(self, payload: dict | None, names: dict, viewer: str) -> str:

@@ -4,10 +4,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db.models.expressions import RawSQL
-from django.utils.translation import gettext as _
 
-from accounts.models import bot_label, display_name_of
+from accounts.models import display_name_of, stand_in_label
 from games import history
 from games.engine.common import PUBLIC, GameState
 from games.history import History
@@ -107,16 +107,52 @@ def display_name(user) -> str:
 
 
 def player_names(game: Game, seats: list[Seat] | None = None) -> dict:
-    """Engine player name → display name, for every seat of ``game`` (``seats`` when
-    they are already read); a seat a bot plays while its player is away says so."""
+    """Engine player name → the name shown at the table now, for every seat of
+    ``game`` (``seats`` when they are already read): a seat a bot plays while its
+    player is away is named as that bot ("Ana's bot (easy)")."""
     return {
-        seat.player: (
-            _("%(name)s, played by %(bot)s") % {"name": display_name(seat.user), "bot": bot_label(seat.stand_in)}
-            if seat.stand_in
-            else display_name(seat.user)
-        )
+        seat.player: stand_in_name(seat) if seat.stand_in else display_name(seat.user)
         for seat in (seats_of(game) if seats is None else seats)
     }
+
+
+def own_names(seats: list[Seat]) -> dict:
+    """Engine player name → the name of the seat's own player (no stand-in): the
+    names a history starts from (``stand_ins_of`` says who played for whom when)."""
+    return {seat.player: display_name(seat.user) for seat in seats}
+
+
+def stand_ins_of(game: Game, seats: list[Seat]) -> dict:
+    """Player → ``(first, end, name)`` of each time a bot played for them
+    (``games.kinds.words.Story``): ``stand_in_periods`` with the bot's name. No
+    query when no seat ever changed hands (``seats`` as ``seats_of`` reads them)."""
+    if all(seat.last_change is None for seat in seats):
+        return {}
+    names = {seat.player: stand_in_name(seat) for seat in seats}
+    periods = stand_in_periods(game, seats)
+    return {player: [(first, end, names[player]) for first, end in held] for player, held in periods.items()}
+
+
+def stand_in_periods(game: Game, seats: list[Seat]) -> dict[str, list[tuple[int, int | None]]]:
+    """Player → ``(first, end)`` of each time a bot played for them, from the seat
+    changes of ``game``: from the version the bot took over up to the one its
+    player came back at (None while it still plays)."""
+    players = {seat.pk: seat.player for seat in seats}
+    periods: dict[str, list[tuple[int, int | None]]] = {}
+    for seat_id, version, change in seat_changes_since(game, 0):
+        held = periods.setdefault(players[seat_id], [])
+        if change == SeatChange.Change.BACK:
+            if held and held[-1][1] is None:
+                held[-1] = (held[-1][0], version)
+        elif not held or held[-1][1] is not None:
+            held.append((version, None))
+    return periods
+
+
+def stand_in_name(seat: Seat) -> str:
+    """The name of the bot that plays, or played, for ``seat``'s player while they
+    are away ("Ana's bot (easy)"): at the level it plays now, else the site's."""
+    return stand_in_label(display_name(seat.user), seat.stand_in or settings.BOT_STAND_IN_LEVEL)
 
 
 @dataclass
@@ -225,7 +261,9 @@ def table_for(game: Game, user, *, seats: list[Seat] | None = None, state=None, 
     versions = {name: version for name, _decision, version in rules.awaiting(state)}
     if seat is not None and seat.player in versions:
         table.options = [{**option, "version": versions[seat.player]} for option in rules.offered(state, seat.player)]
-    table.history = history.latest(game, table.viewer, table.names, appended) if told is None else told
+    if told is None:
+        told = history.latest(game, table.viewer, own_names(seats), appended, stand_ins_of(game, seats))
+    table.history = told
     # Once a game is finished nothing in it is secret any more (as in its replay):
     # every hand is turned face up for everyone.
     finished = game.status == Game.Status.FINISHED

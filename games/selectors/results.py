@@ -9,7 +9,9 @@ over those rows, a fixed number per page whatever the player's history
 - ``past_games``: finished games, newest first, paginated and filtered by game,
   variant and opponent.
 - ``statistics``: games played and won, win rates by game, variant and player
-  count, head-to-head records, the last months, and each game's own panels (Coup:
+  count, and by company (games with people played on one's own, those a bot
+  played in part for one, practice games against bots), one's own moves apart
+  from a bot's made for one, head-to-head records, the last months, and each game's own panels (Coup:
   challenges and bluffs) from the counters its kind declares (``games/kinds/stats.py``).
 
 The numbers are returned as they are; the charts' templates draw them. Dates are
@@ -185,12 +187,14 @@ def _groups(user) -> list[Mapping[str, Any]]:
 
 def _opponents(user, limit=None) -> list[dict]:
     """Everyone the user finished a game with, most frequent first: games together,
-    and how often each finished ahead of the other (one query)."""
+    and how often each finished ahead of the other (one query). People only: a bot
+    account plays one seat of one game, so it is no opponent to follow."""
     mine = "game_results__game__results"
     users = (
         get_user_model()
         .objects.filter(**{f"{mine}__user": user})
         .exclude(pk=user.pk)
+        .filter(profile__bot_level="")
         .annotate(
             games=Count("game_results"),
             ahead=Count("game_results", filter=Q(**{f"{mine}__place__lt": F("game_results__place")})),
@@ -215,7 +219,7 @@ def _opponents(user, limit=None) -> list[dict]:
 
 
 def statistics(user) -> dict:
-    """Everything on the statistics page (three queries)."""
+    """Everything on the statistics page (four queries)."""
     groups = _groups(user)
     by_kind: dict[str, dict] = {}
     by_variant: dict[str, dict] = {}
@@ -243,10 +247,42 @@ def statistics(user) -> dict:
             }
             for n, counts in sorted(by_players.items())
         ],
+        **_company(user),
         "opponents": _opponents(user, HEAD_TO_HEAD),
         "months": months,
         "busiest_month": top,
         "panels": _panels(groups),
+    }
+
+
+def _company(user) -> dict:
+    """Games and wins with people, played on one's own or in part by a bot standing
+    in for one, and practice games against bots, kept apart; and the moves one made
+    apart from those a bot made for one (one query)."""
+    with_people, own = Q(with_bots=False), Q(stand_in_moves=0)
+    groups = {
+        "own": with_people & own,
+        "helped": with_people & ~own,
+        "practice": Q(with_bots=True),
+    }
+    counted = SeatResult.objects.filter(user=user).aggregate(
+        **{f"{name}_games": Count("pk", filter=where) for name, where in groups.items()},
+        **{f"{name}_wins": Count("pk", filter=where & Q(place=1)) for name, where in groups.items()},
+        own_moves=Sum("moves", default=0),
+        stand_in_moves=Sum("stand_in_moves", default=0),
+    )
+    labels = {
+        "own": _("With people, every move your own"),
+        "helped": _("With people, a bot playing for you at times"),
+        "practice": _("Practice against bots"),
+    }
+    return {
+        "by_company": [
+            _rate_row(label, {"games": counted[f"{name}_games"], "wins": counted[f"{name}_wins"]})
+            for name, label in labels.items()
+            if counted[f"{name}_games"]
+        ],
+        "moves": {"own": counted["own_moves"], "stand_in": counted["stand_in_moves"]},
     }
 
 

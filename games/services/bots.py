@@ -17,7 +17,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.services import bot_account
 from games.bots import Budget, decide
 from games.engine.events import Event as EngineEvent
 from games.kinds import DEFAULT_KIND, KINDS
@@ -25,7 +24,7 @@ from games.models import Game, Seat, SeatChange
 from games.selectors import game_state
 from games.services import notifications
 from games.services.errors import DecisionPassed, ServiceError
-from games.services.gathering import game_create, game_start, take_seat
+from games.services.gathering import bot_take_seat, game_create, game_start
 from games.services.locks import locked_for_play
 from games.services.play import decision_apply, seat_returned, stand_in_begin
 
@@ -43,7 +42,7 @@ def bot_seat(*, game: Game, by, level: str) -> Seat:
         if locked.host_id != by.pk:
             raise ServiceError(_("Only the host can seat a bot."))
         _check_level(locked.kind, level)
-        return take_seat(locked, bot_account(level))
+        return bot_take_seat(locked, level)
 
 
 def practice_start(*, host, kind: str = DEFAULT_KIND, seat_count: int, level: str, variants=()) -> Game:

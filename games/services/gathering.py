@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.mail import address_opt_out, mail_refused
-from accounts.models import AddressOptOut, profile_of
+from accounts.models import BOT_NAMES, AddressOptOut, profile_of
 from accounts.services import bot_account
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS
@@ -175,6 +175,18 @@ def take_seat(game: Game, user) -> Seat:
     return Seat.objects.create(game=game, user=user, position=free[0])
 
 
+def bot_take_seat(game: Game, level: str, name: str = "") -> Seat:
+    """A new bot of ``level`` takes a seat at ``game`` (gathering), named ``name``
+    (a rematch keeps its bots' names) unless someone at the table has it already,
+    else with a name of ``BOT_NAMES`` nobody there has: players tell bots apart by
+    them."""
+    taken = {profile_of(seat.user).display_name.casefold() for seat in game.seats.select_related("user__profile")}
+    if not name or name.casefold() in taken:
+        free = [bot_name for bot_name in BOT_NAMES if bot_name.casefold() not in taken]
+        name = secrets.choice(free or BOT_NAMES)
+    return take_seat(game, bot_account(level, name))
+
+
 def seat_leave(*, game: Game, user) -> None:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
@@ -279,7 +291,7 @@ def game_rematch(*, game: Game, by) -> Game:
             if not level:
                 _invitation_to_account(game=rematch, by=by, user=seat.user)
                 continue
-            bot = take_seat(rematch, bot_account(level)).user
+            bot = bot_take_seat(rematch, level, profile_of(seat.user).display_name).user
             if seat == winner:
                 rematch.options["first_user"] = bot.pk
         rematch.save(update_fields=["options"])

@@ -60,10 +60,12 @@ def decision_submit(*, game: Game | int, user, command: dict, version: int) -> P
     when the user has no seat at it."""
     with busy_database_refused(), transaction.atomic():
         game, seats, seat, state = locked_table(game, user)
-        appended = decision_apply(game, seat, state, command, version, seats=seats)
-        if seat.stand_in:
+        # Back before the answer: the history names them, not their bot, for it.
+        returning = bool(seat.stand_in)
+        if returning:
             seat_returned(game, seat)
-        elif seat.missed_deadlines:
+        appended = decision_apply(game, seat, state, command, version, seats=seats)
+        if not returning and seat.missed_deadlines:
             seat.missed_deadlines = 0
             seat.save(update_fields=["missed_deadlines"])
     return Played(game, seats, state, appended)
@@ -172,8 +174,14 @@ def timeout_prepare(game: Game, seats: list) -> Timeout:
     state = game_state(game)
     missed = {name for name, _decision, _version in rules.awaiting(state)}
     events = rules.timeout(state)
-    missing = deadlines_missed(game, seats, missed)
-    return Timeout(advance=events_prepare(game, state, events, seats=seats), missed=missing)
+    # A bot taking a seat over does so once the default answers are played, before
+    # the next turn they lead to: the history tells it right after the deadline
+    # that caused it, and from then on names the bot for the seat's moves.
+    turn_event = KINDS[game.kind].history.turn_event
+    after = next((index for index, event in enumerate(events) if event.type == turn_event), len(events))
+    takeover_at = game.version + after
+    advance = events_prepare(game, state, events, seats=seats)
+    return Timeout(advance=advance, missed=deadlines_missed(game, seats, missed, takeover_at))
 
 
 def timeouts_write(timeouts: list[Timeout]) -> None:
@@ -184,27 +192,29 @@ def timeouts_write(timeouts: list[Timeout]) -> None:
     advances_write([timeout.advance for timeout in timeouts])
 
 
-def deadlines_missed(game: Game, seats: list, players: set) -> list[Seat]:
+def deadlines_missed(game: Game, seats: list, players: set, version: int) -> list[Seat]:
     """The people awaited as ``players`` let a deadline pass (``game`` locked):
     count it on their ``seats`` in memory and return those seats (the caller adds
     the one to their stored count), and hand the seats that reached the game's
-    limit in a row to a bot."""
+    limit in a row to a bot, from ``version`` on."""
     limit = game.options.get("takeover", DEFAULT_TAKEOVER)
     missing = [seat for seat in seats if seat.player in players and not seat.bot_level]
     for seat in missing:
         seat.missed_deadlines += 1
         if limit and seat.missed_deadlines >= limit:
-            stand_in_begin(game, seat, SeatChange.Change.MISSED)
+            stand_in_begin(game, seat, SeatChange.Change.MISSED, version)
     return missing
 
 
-def stand_in_begin(game: Game, seat: Seat, change: str) -> None:
-    """A bot plays ``seat`` (``game`` locked) until its player is back; they are told once."""
+def stand_in_begin(game: Game, seat: Seat, change: str, version: int | None = None) -> None:
+    """A bot plays ``seat`` (``game`` locked) until its player is back, from
+    ``version`` on (the game's: now); they are told once."""
+    version = game.version if version is None else version
     seat.stand_in = settings.BOT_STAND_IN_LEVEL
     seat.stand_in_told = False
     seat.save(update_fields=["stand_in", "stand_in_told"])
-    SeatChange.objects.create(game=game, seat=seat, version=game.version, change=change)
-    seat.last_change = game.version  # as ``seats_of`` reads it, for the answer shown from these seats
+    SeatChange.objects.create(game=game, seat=seat, version=version, change=change)
+    seat.last_change = version  # as ``seats_of`` reads it, for the answer shown from these seats
     notifications.stand_in_began(seat)
 
 

@@ -14,7 +14,9 @@ What is stored, the same way for every game (this module knows none):
   reverse order of elimination; Kobayakawa: the winners, then by medals).
 - **moves**: decisions the player answered (a deadline's default answer counts: the
   game moved on their behalf); resigning is not a move. Read from the engine's own
-  ``awaiting()`` before and after each event.
+  ``awaiting()`` before and after each event. Those a bot answered while standing in
+  for the player (``selectors.stand_in_periods``) are ``stand_in_moves``, apart.
+- **with_bots**: whether bots had seats of their own (a practice game).
 - **counters**: the kind's own counts (its ``stats``, ``games/kinds/stats.py``:
   Coup's claims, challenges and bluffs caught), every counter it declares, 0 when
   the player scored none; nothing for a kind that counts nothing.
@@ -26,9 +28,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from accounts.models import profile_of
 from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
 from games.models import Event, Game, SeatResult
+from games.selectors import stand_in_periods
 
 
 def variants_key(variants) -> str:
@@ -43,6 +47,7 @@ class Outcome:
 
     places: dict[str, int]
     moves: Counter
+    stand_in_moves: Counter
     counts: dict[str, Counter]  # as the kind's stats count them
     counters: tuple[str, ...]  # the names the kind's stats declare
 
@@ -62,15 +67,17 @@ def places_of(standings: list[list[str]]) -> dict[str, int]:
     return places
 
 
-def outcome(kind: str, payloads) -> Outcome:
+def outcome(kind: str, payloads, stand_ins: dict | None = None) -> Outcome:
     """Fold a stored log (JSON payloads, in order) into its ``Outcome``; no database,
-    so tests feed it events."""
+    so tests feed it events. ``stand_ins``: player → ``(first, end)`` of each time a
+    bot played for them (``selectors.stand_in_periods``)."""
     game_kind = KINDS[kind]
     rules = game_kind.rules
     state = rules.new_state()
     moves: Counter[str] = Counter()
+    stand_in_moves: Counter[str] = Counter()
     events = []
-    for payload in payloads:
+    for seq, payload in enumerate(payloads):
         event = EngineEvent.from_json(payload)
         events.append(event)
         before = {name: version for name, _decision, version in rules.awaiting(state)}
@@ -79,10 +86,13 @@ def outcome(kind: str, payloads) -> Outcome:
         if player in before and not event.type.endswith(".resigned"):
             after = {name: version for name, _decision, version in rules.awaiting(state)}
             if after.get(player) != before[player]:
-                moves[player] += 1
+                periods = (stand_ins or {}).get(player, ())
+                stood_in = any(first <= seq and (end is None or seq < end) for first, end in periods)
+                (stand_in_moves if stood_in else moves)[player] += 1
     return Outcome(
         places=places_of(rules.standings(state)),
         moves=moves,
+        stand_in_moves=stand_in_moves,
         counts=game_kind.stats.count(events),
         counters=game_kind.stats.counters,
     )
@@ -96,10 +106,12 @@ def game_results_record(*, game: Game, appended: Sequence[Event] = ()) -> list[S
     ``appended`` after it, which are not inserted yet (inside
     ``services.play.events_prepare``: the same transaction, with the game row locked)."""
     stored = Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
-    result = outcome(game.kind, [*stored, *(row.payload for row in appended)])
+    seats = list(game.seats.select_related("user__profile"))
+    periods = stand_in_periods(game, seats)
+    result = outcome(game.kind, [*stored, *(row.payload for row in appended)], periods)
     finished_at = game.finished_at or game.events.order_by("-seq").values_list("created_at", flat=True).first()
     assert finished_at is not None, "a finished game has events"
-    seats = list(game.seats.all())
+    with_bots = any(profile_of(seat.user).bot_level for seat in seats)
     variants = variants_key(game.variants)
     rows = [
         SeatResult(
@@ -112,6 +124,8 @@ def game_results_record(*, game: Game, appended: Sequence[Event] = ()) -> list[S
             finished_at=finished_at,
             place=result.places.get(seat.player),
             moves=result.moves[seat.player],
+            stand_in_moves=result.stand_in_moves[seat.player],
+            with_bots=with_bots,
             counters=result.counters_of(seat.player),
         )
         for seat in seats
@@ -119,7 +133,7 @@ def game_results_record(*, game: Game, appended: Sequence[Event] = ()) -> list[S
     with transaction.atomic():
         SeatResult.objects.filter(game=game).delete()
         SeatResult.objects.bulk_create(rows)
-    game.moves = sum(result.moves.values())
+    game.moves = sum(result.moves.values()) + sum(result.stand_in_moves.values())
     return rows
 
 

@@ -8,7 +8,6 @@ page can never show more than the engine let through for that viewer.
 
 import json
 
-from django.conf import settings
 from django.core.cache import caches
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -16,11 +15,10 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from accounts.models import bot_label
 from games.kinds import KINDS
 from games.kinds.words import Line
 from games.models import Game, Seat, SeatChange
-from games.selectors import Table, display_name, gathering, seat_changes_since, seats_of
+from games.selectors import Table, display_name, gathering, seat_changes_since, seats_of, stand_in_name
 from games.templatetags.clock import duration
 
 HOUR = 3600
@@ -244,17 +242,16 @@ def with_seat_changes(game: Game, lines: list[Line], start: int = 0, seats: list
 def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
     if all(seat.last_change is None or seat.last_change < start for seat in seats):
         return []  # none of them changed since ``start``
-    words = {"bot": bot_label(settings.BOT_STAND_IN_LEVEL)}
     sentences: dict[str, str] = {
         SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
-        SeatChange.Change.ASKED: _("%(name)s asked %(bot)s to play for them."),
+        SeatChange.Change.ASKED: _("%(name)s asked for a bot: %(bot)s plays for them."),
         SeatChange.Change.BACK: _("%(name)s is back."),
     }
     # The changes alone (no join): their players are among the seats already read.
-    players = {seat.pk: seat.user for seat in seats}
-    return [
-        Line(
-            seq=version, text=sentences[change] % {**words, "name": display_name(players[seat_id])}, kind="seat.changed"
-        )
-        for seat_id, version, change in seat_changes_since(game, start)
-    ]
+    by_id = {seat.pk: seat for seat in seats}
+    lines = []
+    for seat_id, version, change in seat_changes_since(game, start):
+        seat = by_id[seat_id]
+        words = {"name": display_name(seat.user), "bot": stand_in_name(seat)}
+        lines.append(Line(seq=version, text=sentences[change] % words, kind="seat.changed"))
+    return lines

@@ -16,7 +16,7 @@ once per request, only as far as the step shown: cheap for a single game.
 
 from games.kinds import KINDS
 from games.models import Game
-from games.selectors import events_of, player_names
+from games.selectors import events_of, own_names, player_names, seats_of, stand_ins_of
 from games.web.pages import with_seat_changes
 
 
@@ -43,10 +43,12 @@ def replay_context(game: Game, seat, step) -> dict:
     if not replayable(game):
         raise ReplayRefused(game.pk)
     game_kind = KINDS[game.kind]
-    names = player_names(game)
+    seats = seats_of(game)
+    names = player_names(game, seats)
     stored = events_of(game)
-    told = game_kind.history.lines([{**payload, "seq": seq} for seq, payload in stored], seat.player, names)
-    lines = with_seat_changes(game, told)
+    events = [{**payload, "seq": seq} for seq, payload in stored]
+    told = game_kind.history.lines(events, seat.player, own_names(seats), stand_ins_of(game, seats))
+    lines = with_seat_changes(game, told, seats=seats)
     count = len(lines)
     number = step_number(step, count)
     until = lines[number].seq if number < count else None  # the event of the next sentence

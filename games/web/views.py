@@ -26,10 +26,11 @@ from games.selectors import (
     dashboard,
     display_name,
     game_by_id,
-    player_names,
+    own_names,
     results,
     seat_of,
     seats_of,
+    stand_ins_of,
     table_for,
 )
 from games.selectors.chat import chat_messages, chat_newer_than
@@ -346,7 +347,7 @@ def game_history(request, pk):
     game, seats, seat = _seated_table(request, pk)
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
         return _to_game(game)
-    lines = history.full(game, seat.player, player_names(game, seats))
+    lines = history.full(game, seat.player, own_names(seats), stand_ins_of(game, seats))
     context = {
         "game": game,
         "game_name": KINDS[game.kind].name,

@@ -166,8 +166,8 @@ def test_dashboard_shows_the_result_and_the_replay_steps_through_the_game(new_pa
     assert sorted(dealt) == ["Ana", "Ben", "Cai"]
     seen = [first["line"]]
     state = first
-    while state["line"] != "Ana's turn.":
-        assert state["step"] < count, f'no "Ana\'s turn." in the replay: {seen}'
+    while state["line"] != "Turn 1 — Ana.":
+        assert state["step"] < count, f'no "Turn 1 — Ana." in the replay: {seen}'
         _click_step(cai_page, "Forward ›")
         state = _replay_state(cai_page)
         seen.append(state["line"])

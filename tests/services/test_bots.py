@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import override
 
-from accounts.models import profile_of
+from accounts.models import BOT_NAMES, Profile, profile_of
 from accounts.services import bot_account
 from games import tasks
 from games.kinds import KINDS
@@ -39,7 +39,8 @@ def test_a_game_of_bot_seats_plays_to_its_end_and_no_bot_is_emailed(celery_worke
     game = gathering_game(ana, seats=3)
     bots.bot_seat(game=game, by=ana, level="easy")
     bots.bot_seat(game=game, by=ana, level="strong")
-    assert sorted(player_names(game).values()) == ["Ana", "Bot (easy)", "Bot (strong)"]
+    names = player_names(game)
+    assert names["p1"] == "Ana" and names["p2"].endswith(" (easy bot)") and names["p3"].endswith(" (strong bot)")
     gathering.game_start(game=game, by=ana)
     bots.stand_in_ask(game=game, user=ana)  # every seat is a bot's now
     game = wait_for(lambda: finished(game), timeout=180)
@@ -181,13 +182,13 @@ def test_a_bot_asked_to_play_a_finished_game_is_a_clear_error(db):
 
 
 def test_a_bot_account_cannot_sign_in_and_is_shown_as_a_bot(db, client):
-    bot = bot_account("strong")
+    bot = bot_account("strong", "Peter")
     assert not bot.is_active and not bot.has_usable_password() and bot.email == ""
     assert not client.login(username=bot.username, password="")
     game = gathering_game(make_player("Ana"), seats=2)
     bots.bot_seat(game=game, by=game.host, level="strong")
     with override("es"):
-        assert "Bot (fuerte)" in player_names(game).values()
+        assert player_names(game)["p2"].endswith(" (bot fuerte)")
 
 
 def test_a_rematch_seats_fresh_bots_of_the_same_levels_and_invites_only_people(db):
@@ -206,4 +207,31 @@ def test_a_rematch_seats_fresh_bots_of_the_same_levels_and_invites_only_people(d
     assert [profile_of(seat.user).bot_level for seat in seats] == ["", "easy", "strong"]
     assert not old_bots & {seat.user_id for seat in seats}
     assert rematch.options["first_user"] == seats[1].user_id  # the winner's level stands in for it
+    old_names = [seat.user.profile.display_name for seat in game.seats.order_by("position")[1:] if seat.user != ben]
+    assert [seat.user.profile.display_name for seat in seats[1:]] == old_names  # the same bots, by name
     assert list(Invitation.objects.filter(game=rematch).values_list("user", flat=True)) == [ben.pk]
+
+
+def test_the_bots_of_a_table_have_names_of_their_own_kept_and_shown_in_the_readers_language(db):
+    ana = make_player("Ana")
+    game = bots.practice_start(host=ana, seat_count=6, level="easy")
+    seats = list(game.seats.select_related("user__profile").order_by("position"))
+    kept = [seat.user.profile.display_name for seat in seats[1:]]
+    assert len(set(kept)) == 5 and set(kept) <= set(BOT_NAMES)
+    with override("en"):
+        names = player_names(game)
+    assert names["p1"] == "Ana" and [names[seat.player] for seat in seats[1:]] == [f"{n} (easy bot)" for n in kept]
+    Profile.objects.filter(user=seats[1].user).update(display_name="Peter")  # one whose name differs in Spanish
+    with override("es"):
+        assert player_names(game)["p2"] == "Pedro (bot fácil)"
+    with override("pt-br"):
+        assert player_names(game)["p2"] == "Pedro (bot fácil)"
+
+
+def test_a_bot_is_never_given_the_name_of_someone_at_the_table(db):
+    peter = make_player("Peter")
+    game = gathering_game(peter, seats=10)
+    for _bot in range(9):
+        bots.bot_seat(game=game, by=peter, level="easy")
+    names = [seat.user.profile.display_name for seat in game.seats.select_related("user__profile")]
+    assert names[0] == "Peter" and len(set(names)) == 10 and set(names[1:]) <= set(BOT_NAMES)

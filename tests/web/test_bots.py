@@ -2,14 +2,17 @@
 one click, a player hands their seat to a bot and comes back; bad input is a clear
 message and changes nothing."""
 
+from datetime import timedelta
+
 from django.urls import reverse
+from django.utils import timezone
 
 from games.kinds import KINDS
 from games.models import Game, Seat
 from games.selectors import game_state, table_for
 from games.services import bots, play
 from games.web import pages
-from tests.players import awaited, gathering_game, make_player, started_game
+from tests.players import awaited, gathering_game, make_player, started_game, until_turn_of
 
 
 def test_the_host_seats_a_bot_and_a_bad_level_or_a_guest_changes_nothing(db, client):
@@ -22,7 +25,8 @@ def test_the_host_seats_a_bot_and_a_bad_level_or_a_guest_changes_nothing(db, cli
     response = client.post(reverse("game_seat_bot", args=[game.pk]), {"level": "grandmaster"}, follow=True)
     assert "There is no bot of that level for this game." in response.content.decode()
     gathering_game(ben, seats=2)
-    assert "Bot (strong)" in client.get(reverse("game", args=[game.pk])).content.decode()
+    [bot] = [seat.user for seat in Seat.objects.filter(game=game).exclude(user=ana)]
+    assert f"{bot.profile.display_name} (strong bot)" in client.get(reverse("game", args=[game.pk])).content.decode()
     assert Seat.objects.filter(game=game).count() == 2
 
 
@@ -42,7 +46,7 @@ def test_a_practice_game_starts_in_one_click_and_a_player_hands_their_seat_over_
     assert "A bot plays for you until you are back." in page
     game.refresh_from_db()
     if game.status == Game.Status.ACTIVE:
-        assert "Ana asked Bot (easy) to play for them." in page
+        assert "Ana asked for a bot: Ana&#x27;s bot (easy) plays for them." in page
         page = client.post(reverse("game_back", args=[game.pk]), follow=True).content.decode()
         assert "Welcome back" in page and "Ana is back." in page
 
@@ -95,7 +99,7 @@ def test_takeovers_and_returns_are_told_in_the_history_the_replay_and_the_dashbo
     table = table_for(game, ana)
     lines = pages.with_seat_changes(game, table.history.lines)
     texts = [line.text for line in lines]
-    asked = texts.index("Ben asked Bot (easy) to play for them.")
+    asked = texts.index("Ben asked for a bot: Ben's bot (easy) plays for them.")
     back = texts.index("Ben is back.")
     assert all(line.seq < asked_at for line in lines[:asked]) and lines[asked + 1].seq >= asked_at
     assert all(line.seq < back_at for line in lines[:back] if line.kind != "seat.changed")
@@ -103,7 +107,41 @@ def test_takeovers_and_returns_are_told_in_the_history_the_replay_and_the_dashbo
 
     client.force_login(ana)
     history = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Ben asked Bot (easy) to play for them." in history and "Ben is back." in history
+    assert "Ben asked for a bot: Ben&#x27;s bot (easy) plays for them." in history and "Ben is back." in history
     play.game_resign(game=game, user=ana)
     replay = client.get(reverse("game_replay", args=[game.pk]), {"step": back + 1}).content.decode()
     assert 'aria-current="step">Ben is back.</strong>' in replay
+
+
+def _expire(game) -> None:
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    game.refresh_from_db()
+    assert play.deadline_expire(game=game, version=game.version)
+
+
+def test_each_history_line_names_who_acted_then_the_player_or_their_bot(db):
+    ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
+    game = started_game(ana, ben, cai, takeover=1)
+    _income(game, ana, "p1")
+    _expire(game)  # Ben's turn passes: a bot takes his seat over
+    until_turn_of(game, "p2")  # Cai, Ana and then Ben's bot play
+    until_turn_of(game, "p1")
+    _income(game, ana, "p1")
+    until_turn_of(game, "p2")
+    game.refresh_from_db()
+    _income(game, ben, "p2")  # and Ben is back by answering himself
+
+    game.refresh_from_db()
+    told = table_for(game, cai).history
+    texts = [line.text for line in pages.with_seat_changes(game, told.lines, told.start)]
+    assert texts[0] == "The game began with Ana, Ben, Cai. Ana plays first."
+    timeout = texts.index("Time ran out for Ben: Ben took Income.")
+    assert texts[timeout - 1] == "Turn 2 — Ben."
+    assert texts[timeout + 1] == "Ben missed their deadlines: Ben's bot (easy) plays for them."
+    back = texts.index("Ben is back.")
+    by_the_bot = texts[timeout + 2 : back]
+    assert "Turn 5 — Ben's bot (easy)." in by_the_bot
+    assert not any(text.startswith("Ben ") for text in by_the_bot), by_the_bot
+    assert any(text.startswith("Ben's bot (easy) ") for text in by_the_bot), by_the_bot
+    assert texts[back + 1] == "Ben took Income."
+    assert not any("played by" in text for text in texts), texts

@@ -136,7 +136,7 @@ def test_a_decision_email_does_not_tell_its_reader_their_own_move(
     asked = [mail for mail in smtp.to("ana@example.com") if "it is your move" in mail.text]
     news = asked[-1].text.split("Since your last move:")[1]
     assert "Ben claimed the Captain to block." in news
-    assert "Ana claimed the Captain to steal from Ben." not in news and "Your turn." not in news
+    assert "Ana claimed the Captain to steal from Ben." not in news and "Turn 1 — you." not in news
 
 
 def test_an_email_whose_news_is_older_than_the_latest_turns_points_to_the_page(ana, ben, cai, smtp):

@@ -280,7 +280,7 @@ def test_the_game_page_shows_table_hand_decisions_history_chat_and_rules(client,
     assert len(re.findall(r'data-card="', html)) == 2  # Ana's own two face-down cards
     assert "Income — take 1 coin" in html
     assert "Steal — next, choose the target" in html
-    assert "Ana&#x27;s turn." in html or "Your turn." in html
+    assert "Turn 1 — you." in html
     assert "Table talk" in html
     assert "Rules of this game" in html
     assert "Court deck: 9 cards" in html

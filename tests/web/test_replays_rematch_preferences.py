@@ -87,7 +87,7 @@ def test_a_replay_steps_forward_and_back_showing_every_hand(client, game, ana, b
     # Forward to the first turn: every hand as dealt, Ana's and Cai's too, on Ben's replay.
     number = 1
     html = first
-    while "Ana&#x27;s turn." not in re.search(r'class="banner replay__line">(.*?)</p>', html).group(1):
+    while "Turn 1 — Ana." not in re.search(r'class="banner replay__line">(.*?)</p>', html).group(1):
         number = step_links(html)["next"]
         html = html_of(client, ben, url, step=number)
     assert hands_on(html) == dealt

@@ -19,7 +19,7 @@ from smtplib import SMTPException
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.models import EmailMode, Profile, bot_label, profile_of
+from accounts.models import EmailMode, Profile, profile_of
 from accounts.selectors import account_of_address
 from games import history
 from games.engine.seats import seat_player
@@ -28,7 +28,18 @@ from games.kinds import KINDS
 from games.mail.emails.sending import Batch, Email, SharedTableBlocks, Unsent, absolute, email_task
 from games.mail.tokens import answer_token, reply_address
 from games.models import Event, Game, Invitation, Seat, SeatChange
-from games.selectors import Table, display_name, game_state, is_practice, player_names, seats_of, table_for
+from games.selectors import (
+    Table,
+    display_name,
+    game_state,
+    is_practice,
+    own_names,
+    player_names,
+    seats_of,
+    stand_in_name,
+    stand_ins_of,
+    table_for,
+)
 from games.services.notifications import seat_notified, seats_notified
 from games.services.play import DEFAULT_TAKEOVER
 
@@ -224,7 +235,8 @@ def _ask(game_id: int, decisions: list, *, reminder: bool) -> None:
     for language in {profile_of(seat.user).language for seat, _version in asked}:
         readers = [seat for seat, _version in asked if profile_of(seat.user).language == language]
         with translation.override(language):
-            told = history.latest_of(game, [seat.player for seat in readers], player_names(game, seats))
+            players = [seat.player for seat in readers]
+            told = history.latest_of(game, players, own_names(seats), stand_ins=stand_ins_of(game, seats))
         histories.update((seat.pk, told[seat.player]) for seat in readers)
     notified, done = [], 0
     try:
@@ -311,12 +323,14 @@ def send_stand_in(seat_id: int, news: str) -> None:
     if is_practice(seat.game) and not profile.practice_emails:
         return
     latest = seat.changes.order_by("-version", "-pk").values_list("change", flat=True).first()
+    with translation.override(profile.language):  # the bot's name, in its reader's language
+        bot = stand_in_name(seat)
     context = {
         **_game_context(seat.game),
         "news": news,
         "asked": latest == SeatChange.Change.ASKED,
         "missed": seat.game.options.get("takeover", DEFAULT_TAKEOVER),
-        "level": bot_label(seat.stand_in),
+        "bot": bot,
     }
     Email("stand-in", seat.user, context, profile.language, thread=seat.game).send()
 

@@ -75,7 +75,7 @@ def test_the_example_of_the_issue_reads_as_sentences():
         Event("coup.coins.moved", {"amount": 3, "from": "treasury", "to": "p1"}),
     ]
     assert told(*events) == [
-        "Ana's turn.",
+        "Turn 1 — Ana.",
         "Ana claimed the Duke to take 3 coins.",
         "Ben challenged Ana's Duke.",
         "Ana showed the Duke and shuffled it into the court deck.",
@@ -124,8 +124,56 @@ def test_draft_kept_tells_the_owner_the_card_and_the_others_nothing():
 
 def test_turn_started_says_whose_turn():
     started = Event("coup.turn.started", {"player": "p2"})
-    assert told(started, viewer="p1") == ["Ben's turn."]
-    assert told(started, viewer="p2") == ["Your turn."]
+    assert told(started, viewer="p1") == ["Turn 1 — Ben."]
+    assert told(started, viewer="p2") == ["Turn 1 — you."]
+
+
+def test_turns_are_numbered_so_that_ones_past_turns_read_apart():
+    turns = [Event("coup.turn.started", {"player": player}) for player in ("p2", "p3", "p2", "p3")]
+    assert told(*turns, viewer="p2") == ["Turn 1 — you.", "Turn 2 — Cai.", "Turn 3 — you.", "Turn 4 — Cai."]
+
+
+def test_income_is_told_once():
+    declared = Event("coup.action.declared", {"player": "p1", "action": "income"})
+    took = Event("coup.coins.moved", {"amount": 1, "from": "treasury", "to": "p1"})
+    assert told(declared, took) == ["Ana took Income."]
+
+
+def test_coins_an_action_could_be_stopped_from_taking_are_told_when_taken():
+    declared = Event("coup.action.declared", {"player": "p1", "action": "foreign_aid"})
+    allowed = Event("coup.allowed", {"player": "p2"})
+    took = Event("coup.coins.moved", {"amount": 2, "from": "treasury", "to": "p1"})
+    assert told(declared, allowed, took)[-1] == "Ana took 2 coins from the treasury."
+
+
+def test_each_line_names_who_acted_then_the_player_or_the_bot_playing_for_them():
+    events = [
+        START,  # 0
+        Event("coup.turn.started", {"player": "p1"}),  # 1
+        Event("coup.action.declared", {"player": "p1", "action": "income"}),  # 2
+        Event("coup.turn.started", {"player": "p2"}),  # 3: a bot plays for Ben from here
+        Event("coup.action.declared", {"player": "p2", "action": "tax"}),  # 4
+        Event("coup.turn.started", {"player": "p3"}),  # 5: Ben is back
+        Event("coup.action.declared", {"player": "p3", "action": "steal", "target": "p2"}),  # 6
+        Event("coup.game.won", {"player": "p2"}),  # 7
+    ]
+    stand_ins = {"p2": [(3, 5, "Ben's bot (easy)")]}
+    assert [line.text for line in lines(events, "p1", NAMES, stand_ins)] == [
+        "The game began with Ana, Ben, Cai. Ana plays first.",
+        "Turn 1 — you.",
+        "Ana took Income.",
+        "Turn 2 — Ben's bot (easy).",
+        "Ben's bot (easy) claimed the Duke to take 3 coins.",
+        "Turn 3 — Cai.",
+        "Cai claimed the Captain to steal from Ben.",
+        "Ben won the game!",
+    ]
+    assert [line.text for line in lines(events, "p2", NAMES, stand_ins)][3] == "Turn 2 — Ben's bot (easy)."
+    still = {"p2": [(3, None, "Ben's bot (easy)")]}  # never back: the bot won for him
+    assert [line.text for line in lines(events, "p1", NAMES, still)][-2:] == [
+        "Cai claimed the Captain to steal from Ben's bot (easy).",
+        "Ben's bot (easy) won the game!",
+    ]
 
 
 @pytest.mark.parametrize(

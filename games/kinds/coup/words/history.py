@@ -51,8 +51,8 @@ MOVES = frozenset(
 class CoupStory(Story):
     """What the history of a Coup game has told so far: enough to word the next event."""
 
-    def __init__(self, viewer, names):
-        super().__init__(viewer, names)
+    def __init__(self, viewer, names, stand_ins=None):
+        super().__init__(viewer, names, stand_ins)
         self.rulebook = rulebook_for(frozenset())
         self.variants: frozenset[str] = frozenset()
         self.action = None  # the public fields of the action being resolved
@@ -61,6 +61,8 @@ class CoupStory(Story):
         self.cost = None  # (player, coins) an action just paid into the treasury, told with it
         self.challenged_on = None  # what the challenge being resolved is about: "action", "block", "inheritance"
         self.conceded = None  # the fields of a concession not told yet (``_after_concession``)
+        self.gain = None  # (player, coins) an action that nothing can stop takes, told with it
+        self.turns = 0  # the turns told so far
 
     def claim_of(self, action) -> str | None:
         return self.rulebook.claims.get(action)
@@ -111,10 +113,13 @@ def _draft_kept(story, data):
 
 def _turn_started(story, data):
     story.action = None
+    story.turns += 1
     player = data["player"]
-    if story.you(player):
-        return _("Your turn.")
-    return _("%(player)s's turn.") % {"player": story.name(player)}
+    # Numbered, so that one's past turns read apart from one another and from the
+    # one under way, by email as on the page; a turn one's bot played is its own.
+    if story.you(player) and story.name(player) == story.player_name(player):
+        return _("Turn %(number)d — you.") % {"number": story.turns}
+    return _("Turn %(number)d — %(player)s.") % {"number": story.turns, "player": story.name(player)}
 
 
 def _declared(story, data):
@@ -124,8 +129,11 @@ def _declared(story, data):
     cost = _paid_into_treasury(act)
     story.cost = (actor, cost) if cost else None  # told here, so the payment's own line is left out
     action = ACTIONS.get(act)
+    story.gain = None
     if action is None:
         return _("%(player)s chose %(action)s.") % {"player": story.name(actor), "action": action_name(act)}
+    if action.gain and not action.claimed_by and not action.blocked_by:
+        story.gain = (actor, action.gain)  # nothing can stop it (Income): told here too
     card = story.rulebook.disclaims.get(act) or story.claim_of(act)  # the character claimed, or disclaimed
     params = {
         "player": story.name(actor),
@@ -147,6 +155,10 @@ def _coins_moved(story, data):
     if story.cost is not None:
         paid, story.cost = story.cost, None
         if paid == (source, amount) and dest == "treasury":
+            return ""  # the declaration already said so
+    if story.gain is not None:
+        gained, story.gain = story.gain, None
+        if gained == (dest, amount) and source == "treasury":
             return ""  # the declaration already said so
     params = {"coins": coins(amount)}
     places = ("treasury", "reserve", "estate")
