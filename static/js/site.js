@@ -39,9 +39,45 @@ function followTitle() {
   if (live && live.dataset.title) document.title = live.dataset.title;
 }
 
+// A keyboard player keeps their place when the live part of the game page is replaced
+// (by their own answer, or by the poll bringing someone else's move): focus goes back
+// to the same control in the new content, or, when that control is gone (the decision
+// was answered), to the banner that says what happens next; never to the top of the page.
+let focusedInLive = null;
+
+function controlKey(element) {
+  const command = element.closest("form")?.querySelector("input[name=command]");
+  if (command) return `command:${command.value}`;
+  return element.name && element.value ? `${element.name}:${element.value}` : null;
+}
+
+function findControl(live, key) {
+  for (const control of live.querySelectorAll("button, a[href], input, select, textarea")) {
+    if (controlKey(control) === key) return control;
+  }
+  return null;
+}
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const focused = document.activeElement;
+  const live = event.detail.target;
+  focusedInLive = live.id === "live" && live.contains(focused) ? { key: controlKey(focused) } : null;
+});
+
+function keepFocus() {
+  const live = document.getElementById("live");
+  if (!focusedInLive || !live) return;
+  const control = focusedInLive.key && findControl(live, focusedInLive.key);
+  const target = control || live.querySelector(".banner") || live;
+  if (!control) target.tabIndex = -1; // focusable from here, not a stop for the Tab key
+  target.focus({ preventScroll: Boolean(control) });
+  focusedInLive = null;
+}
+
 setInterval(tickDeadlines, 1000);
 document.addEventListener("DOMContentLoaded", tickDeadlines);
 document.addEventListener("htmx:afterSwap", () => {
   tickDeadlines();
   followTitle();
+  keepFocus();
 });
