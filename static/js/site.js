@@ -45,10 +45,15 @@ function followTitle() {
 // was answered), to the banner that says what happens next; never to the top of the page.
 let focusedInLive = null;
 
+// A decision's button is the same only for the same decision (its version): focus
+// never lands on a look-alike button of the next decision, where a second press of
+// Enter would answer what the player has not read yet.
 function controlKey(element) {
-  const command = element.closest("form")?.querySelector("input[name=command]");
-  if (command) return `command:${command.value}`;
-  return element.name && element.value ? `${element.name}:${element.value}` : null;
+  const form = element.closest("form");
+  const command = form?.querySelector("input[name=command]");
+  if (command) return `command:${form.querySelector("input[name=version]")?.value}:${command.value}`;
+  if (element.name && element.value) return `${element.name}:${element.value}`;
+  return element.getAttribute("href") ? `href:${element.getAttribute("href")}` : null;
 }
 
 function findControl(live, key) {
@@ -61,7 +66,8 @@ function findControl(live, key) {
 document.addEventListener("htmx:beforeSwap", (event) => {
   const focused = document.activeElement;
   const live = event.detail.target;
-  focusedInLive = live.id === "live" && live.contains(focused) ? { key: controlKey(focused) } : null;
+  const replaced = event.detail.shouldSwap && live.id === "live" && live.contains(focused);
+  focusedInLive = replaced ? { key: controlKey(focused) } : null;
 });
 
 function keepFocus() {
@@ -70,7 +76,8 @@ function keepFocus() {
   const control = focusedInLive.key && findControl(live, focusedInLive.key);
   const target = control || live.querySelector(".banner") || live;
   if (!control) target.tabIndex = -1; // focusable from here, not a stop for the Tab key
-  target.focus({ preventScroll: Boolean(control) });
+  // The page stays where the reader left it: an update never scrolls it.
+  target.focus({ preventScroll: true });
   focusedInLive = null;
 }
 

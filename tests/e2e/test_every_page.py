@@ -40,11 +40,14 @@ def _site(language: str) -> list[Visit]:
     invitation = gathering.invitation_send(game=waiting, by=ana, email="dora@example.com")
     coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
     kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
-    finished = started_game(ana, ben)
-    for _ in play_randomly(finished, random.Random(24)):
-        pass
-    finished.refresh_from_db()
-    assert finished.status == Game.Status.FINISHED
+    bens_game = gathering_game(ben, seats=3)
+    gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
+    finished, kobayakawa_finished = started_game(ana, ben), started_game(ana, ben, cai, kind="kobayakawa")
+    for game in (finished, kobayakawa_finished):
+        for _ in play_randomly(game, random.Random(24)):
+            pass
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
     assert "p1" in awaited(coup) and "p1" in awaited(kobayakawa), "Ana must have a decision open"
     ana_seat = coup.seats.get(user=ana)
     return [
@@ -53,6 +56,8 @@ def _site(language: str) -> list[Visit]:
         Visit("sign in", "/accounts/login/", None),
         Visit("sign in by code", "/accounts/login/code/", None),
         Visit("password reset", "/accounts/password/reset/", None),
+        Visit("password reset sent", "/accounts/password/reset/done/", None),
+        Visit("confirm your address", "/accounts/confirm-email/", None),
         Visit("invitation", f"/invitations/{invitation.token}/", None),
         Visit("join, signed out", f"/join/{waiting.join_token}/", None),
         Visit("stop all email", f"/stop/{stop_token('dora@example.com')}/", None),
@@ -65,6 +70,7 @@ def _site(language: str) -> list[Visit]:
         Visit("create", "/games/new/", "Ana"),
         Visit("waiting room", f"/games/{waiting.pk}/", "Ana"),
         Visit("join", f"/join/{waiting.join_token}/", "Cai"),
+        Visit("dashboard with an invitation", "/", "Cai"),
         Visit("Coup table, a decision open", f"/games/{coup.pk}/", "Ana"),
         Visit("Coup table, a target to choose", f"/games/{coup.pk}/?action=steal", "Ana"),
         Visit("Coup table, another's move", f"/games/{coup.pk}/", "Ben"),
@@ -73,6 +79,8 @@ def _site(language: str) -> list[Visit]:
         Visit("finished game", f"/games/{finished.pk}/", "Ana"),
         Visit("history", f"/games/{finished.pk}/history", "Ana"),
         Visit("replay", f"/games/{finished.pk}/replay/", "Ana"),
+        Visit("finished Kobayakawa game", f"/games/{kobayakawa_finished.pk}/", "Ana"),
+        Visit("Kobayakawa replay", f"/games/{kobayakawa_finished.pk}/replay/", "Ana"),
         Visit("past games", "/games/past/", "Ana"),
         Visit("statistics", "/stats/", "Ana"),
         Visit("preferences", "/accounts/profile/", "Ana"),

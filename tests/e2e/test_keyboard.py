@@ -92,9 +92,10 @@ def test_a_whole_decision_cycle_with_the_keyboard_alone(new_page, live_server, p
     expect(ben_page.locator("section.decisions")).to_be_visible(timeout=15_000)
     _answer(ben_page, {"act": "block", "as": "captain"}, "Enter")
 
-    # Ana's page shows the block by itself; she lets it stand, with Space.
+    # Ana's page shows the block by itself, her place still kept; she lets it stand, with Space.
     _answer_for_cai(game, cai)
     expect(ana_page.locator("section.decisions")).to_be_visible(timeout=15_000)
+    assert _focus(ana_page)["tag"] != "body", "the update sent the focus back to the top of the page"
     _answer(ana_page, {"act": "allow"}, " ")
 
     assert game.events.filter(type="coup.blocked", payload__data__player="p2").exists()
