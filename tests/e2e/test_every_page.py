@@ -14,7 +14,7 @@ from django.utils import translation
 
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game
-from games.services import gathering
+from games.services import bots, gathering
 from games.web.views import server_error
 from tests.e2e import axe
 from tests.e2e.helpers import log_in
@@ -31,6 +31,7 @@ class Visit:
     name: str
     path: str
     who: str | None  # the signed-in player's name; None: nobody signed in
+    status: int = 200
 
 
 def _site(language: str) -> list[Visit]:
@@ -40,6 +41,7 @@ def _site(language: str) -> list[Visit]:
     invitation = gathering.invitation_send(game=waiting, by=ana, email="dora@example.com")
     coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
     kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
+    practice = bots.practice_start(host=ana, seat_count=6, level="easy")
     bens_game = gathering_game(ben, seats=3)
     gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
     finished, kobayakawa_finished = started_game(ana, ben), started_game(ana, ben, cai, kind="kobayakawa")
@@ -61,11 +63,10 @@ def _site(language: str) -> list[Visit]:
         Visit("invitation", f"/invitations/{invitation.token}/", None),
         Visit("join, signed out", f"/join/{waiting.join_token}/", None),
         Visit("stop all email", f"/stop/{stop_token('dora@example.com')}/", None),
-        Visit("not found", "/no-such-page/", None),
-        Visit("address not understood", "/?q=%00", None),
-        Visit("answer link not valid", "/a/not-a-token/", None),
-        Visit("server error", SERVER_ERROR, None),
-        Visit("mailbox (development)", "/mailbox/", None),
+        Visit("not found", "/no-such-page/", None, 404),
+        Visit("address not understood", "/?q=%00", None, 400),
+        Visit("answer link not valid", "/a/not-a-token/", None, 400),
+        Visit("server error", SERVER_ERROR, None, 500),
         Visit("dashboard", "/", "Ana"),
         Visit("create", "/games/new/", "Ana"),
         Visit("waiting room", f"/games/{waiting.pk}/", "Ana"),
@@ -75,6 +76,7 @@ def _site(language: str) -> list[Visit]:
         Visit("Coup table, a target to choose", f"/games/{coup.pk}/?action=steal", "Ana"),
         Visit("Coup table, another's move", f"/games/{coup.pk}/", "Ben"),
         Visit("answer from an email", f"/a/{answer_token(ana_seat, awaited(coup)['p1'][1], 0)}/", "Ana"),
+        Visit("practice table, five bots", f"/games/{practice.pk}/", "Ana"),
         Visit("Kobayakawa table, a decision open", f"/games/{kobayakawa.pk}/", "Ana"),
         Visit("finished game", f"/games/{finished.pk}/", "Ana"),
         Visit("history", f"/games/{finished.pk}/history", "Ana"),
@@ -88,7 +90,7 @@ def _site(language: str) -> list[Visit]:
         Visit("password change", "/accounts/password/change/", "Ana"),
         Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),
         Visit("sign out", "/accounts/logout/", "Ana"),
-        Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana"),
+        Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana", 404),
     ]
 
 
@@ -135,7 +137,8 @@ def test_every_page_fits_the_screen_and_passes_axe(new_page, live_server, phone,
         page = pages[visit.who]
         if visit.path == SERVER_ERROR:
             page.route(f"**{SERVER_ERROR}", _server_error_page(language))
-        page.goto(visit.path)
+        response = page.goto(visit.path)
+        assert response is not None and response.status == visit.status, f"{visit.name}: HTTP {response.status}"
         assert page.locator("html").get_attribute("lang") == language, f"{visit.name}: not in {language}"
         if wide := _too_wide(page):
             problems.append(f"{visit.name} ({visit.path}): {wide}")
