@@ -1,8 +1,10 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
 #   make run    start the site on http://127.0.0.1:8000 and the Celery workers (SQLite, no Redis;
-#               emails at http://127.0.0.1:8000/mailbox/); PORT=8123 serves on another port
+#               emails at http://127.0.0.1:8000/mailbox/, as it prints); `make run PORT=8001`
+#               serves on another port, e.g. a second server beside the first
 #   make test   run the test suite on both cores (PostgreSQL + Redis on localhost by default;
-#               installs Debian's chromium for the browser tests when missing;
+#               installs Debian's chromium for the browser tests when missing, and fetches
+#               axe-core, their accessibility checker, from the npm registry (Python only);
 #               TEST_WORKERS=0 runs it in one process)
 #   make test-fast  the rules engine, the game kinds and the scenario files only: no
 #               database, Redis, worker or browser (under a minute)
@@ -39,7 +41,7 @@ FAST_TESTS := tests/engine tests/kinds
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_APT_PACKAGES := chromium fonts-dejavu-core
 
-.PHONY: help run test test-fast bench check messages clean chromium
+.PHONY: help run test test-fast bench check messages clean chromium axe
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -77,6 +79,12 @@ chromium:
 		"$(CHROMIUM)" --version; \
 	fi
 
+# axe-core for the browser tests' accessibility checks: the pinned version's tarball from
+# registry.npmjs.org, checked against its integrity hash (tests/e2e/axe.py), with Python
+# alone, as node and npm may be missing; kept under var/ once fetched.
+axe: | $(VENV_PY)
+	@$(VENV_PY) -m tests.e2e.axe >/dev/null
+
 # The web server and, beside it, two Celery workers as in production: one for the
 # deadline queue alone (ETA tasks and the minute sweep), one with beat for the rest
 # (emails, reminders, the daily digest, the outbox relay). Without REDIS_URL their
@@ -87,7 +95,9 @@ PORT ?= 8000
 run: $(VENV)/.installed
 	$(DEV) $(VENV_PY) manage.py migrate --noinput
 	@mkdir -p var
-	@export $(DEV) SITE_URL="$${SITE_URL-http://127.0.0.1:$(PORT)}"; pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	@export $(DEV) SITE_URL="$${SITE_URL-http://127.0.0.1:$(PORT)}"; \
+	echo "The site: http://127.0.0.1:$(PORT)/"; $(VENV_PY) manage.py where_mail; \
+	pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	$(CELERY_WORKER) -Q deadlines -n deadlines@%h & pids=$$!; \
 	$(CELERY_WORKER) -Q celery -n default@%h --beat --schedule var/celerybeat-schedule & pids="$$pids $$!"; \
 	$(VENV_PY) manage.py runserver 127.0.0.1:$(PORT) & pids="$$pids $$!"; \
@@ -96,7 +106,7 @@ run: $(VENV)/.installed
 # DEBUG, DATABASE_URL and REDIS_URL default as tests/settings.py says; from the
 # environment they win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
-test: chromium $(VENV)/.installed-dev
+test: chromium axe $(VENV)/.installed-dev
 	@$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
 	exit $$status

@@ -28,6 +28,7 @@ from typing import Self
 from django.conf import settings
 from django.core.mail import InvalidMailer
 from django.core.mail.backends.base import BaseEmailBackend
+from django.urls import reverse
 
 BACKEND = "coupsite.mailbox.EmailBackend"
 
@@ -80,6 +81,25 @@ def maildir_path() -> Path | None:
         if config.get("BACKEND") == BACKEND and config.get("OPTIONS", {}).get("file_path"):
             return Path(config["OPTIONS"]["file_path"]).resolve()
     return None
+
+
+def mail_destination() -> str:
+    """Where the site's emails go, in one sentence for the developer starting it
+    (``manage.py where_mail``, printed by ``make run``)."""
+    maildir = maildir_path()
+    if maildir is not None:
+        where = f"Emails are not sent: they are stored in the Maildir {maildir}/"
+        if settings.DEBUG:  # the page is routed only then
+            where += f" and listed at {settings.SITE_URL.rstrip('/')}{reverse('mailbox')}"
+        return where + "."
+    mailer = settings.MAILERS["default"]
+    options = mailer.get("OPTIONS", {})
+    if "host" in options:
+        port = f":{options['port']}" if options.get("port") else ""
+        return f"Emails are sent through the SMTP server {options['host']}{port}."
+    if options.get("file_path"):
+        return f"Emails are written as files in {Path(options['file_path']).resolve()}/."
+    return f"Emails go to the backend {mailer['BACKEND']}."
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """`make run PORT=...` serves on that port, and the links in emails (SITE_URL)
-follow it unless SITE_URL is set. Runs the real command (SQLite, no Redis, the
+follow it unless SITE_URL is set; as it starts it says where the emails go (the
+Maildir and the /mailbox/ page). Runs the real command (SQLite, no Redis, the
 Celery workers beside the web server) and stops it."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -46,8 +48,15 @@ def _untracked() -> set[str]:
     return {line[3:] for line in listing.splitlines() if line[:2] in ("??", "!!")}
 
 
-def test_make_run_serves_on_the_port_given_and_site_url_follows_it():
-    """...and what the server and its workers write stays in var/ and the SQLite file."""
+def test_the_readme_names_port_for_a_second_server():
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(r"make run PORT=\d+", readme), "the README tells how to start a second server"
+    assert "/mailbox/" in readme
+
+
+def test_make_run_serves_on_the_port_given_and_site_url_follows_it(tmp_path):
+    """...it prints where the mailbox is, and what the server and its workers write
+    stays in var/ and the SQLite file."""
     before = _untracked()
     port = _free_port()
     # As a developer types it: the site's own settings, not the test run's.
@@ -55,14 +64,17 @@ def test_make_run_serves_on_the_port_given_and_site_url_follows_it():
         key: value for key, value in os.environ.items() if key not in ("SITE_URL", "PORT", "DJANGO_SETTINGS_MODULE")
     }
     environ.update(DATABASE_URL="", REDIS_URL="")
-    server = subprocess.Popen(
-        ["make", "run", f"PORT={port}"],
-        cwd=ROOT,
-        env=environ,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    environ = {key: value for key, value in environ.items() if not key.startswith("EMAIL_")}
+    output = tmp_path / "make-run.out"
+    with output.open("wb") as printed:
+        server = subprocess.Popen(
+            ["make", "run", f"PORT={port}"],
+            cwd=ROOT,
+            env=environ,
+            start_new_session=True,
+            stdout=printed,
+            stderr=subprocess.DEVNULL,
+        )
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -75,6 +87,8 @@ def test_make_run_serves_on_the_port_given_and_site_url_follows_it():
                 assert time.monotonic() < deadline, f"nothing answers on port {port}"
                 time.sleep(0.5)
         assert _environ_of(f"runserver 127.0.0.1:{port}")["SITE_URL"] == f"http://127.0.0.1:{port}"
+        mailbox = f"stored in the Maildir {ROOT / 'var' / 'mailbox'}/ and listed at http://127.0.0.1:{port}/mailbox/."
+        assert mailbox in output.read_text(), output.read_text()[:2000]
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

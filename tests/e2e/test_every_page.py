@@ -1,0 +1,146 @@
+"""Every page a player can reach, on a phone and a desktop, in English and in Brazilian
+Portuguese (whose longer words are the first to overflow): none is wider than the
+screen, and none has a serious or critical accessibility violation (axe-core,
+tests/e2e/axe.py). Each walk reports every page that fails, not only the first."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+from django.test import RequestFactory
+from django.utils import translation
+
+from games.mail.tokens import answer_token, stop_token, unsubscribe_token
+from games.models import Game
+from games.services import bots, gathering
+from games.web.views import server_error
+from tests.e2e import axe
+from tests.e2e.helpers import log_in
+from tests.players import PASSWORD, awaited, gathering_game, make_player, play_randomly, started_game
+
+# No address of the site fails on purpose: the server error page, as its handler renders
+# it, is served at this address by the browser itself (Playwright's routing), so its
+# stylesheet still comes from the site.
+SERVER_ERROR = "/server-error-page/"
+
+
+@dataclass(frozen=True)
+class Visit:
+    name: str
+    path: str
+    who: str | None  # the signed-in player's name; None: nobody signed in
+    status: int = 200
+
+
+def _site(language: str) -> list[Visit]:
+    """Players and games in every state a page shows, and the pages that show them."""
+    ana, ben, cai = (make_player(name, language) for name in ("Ana", "Ben", "Cai"))
+    waiting = gathering_game(ana, ben, seats=4)
+    invitation = gathering.invitation_send(game=waiting, by=ana, email="dora@example.com")
+    coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
+    kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
+    practice = bots.practice_start(host=ana, seat_count=6, level="easy")
+    bens_game = gathering_game(ben, seats=3)
+    gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
+    finished, kobayakawa_finished = started_game(ana, ben), started_game(ana, ben, cai, kind="kobayakawa")
+    for game in (finished, kobayakawa_finished):
+        for _ in play_randomly(game, random.Random(24)):
+            pass
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+    assert "p1" in awaited(coup) and "p1" in awaited(kobayakawa), "Ana must have a decision open"
+    ana_seat = coup.seats.get(user=ana)
+    return [
+        Visit("home", "/", None),
+        Visit("sign up", "/accounts/signup/", None),
+        Visit("sign in", "/accounts/login/", None),
+        Visit("sign in by code", "/accounts/login/code/", None),
+        Visit("password reset", "/accounts/password/reset/", None),
+        Visit("password reset sent", "/accounts/password/reset/done/", None),
+        Visit("confirm your address", "/accounts/confirm-email/", None),
+        Visit("invitation", f"/invitations/{invitation.token}/", None),
+        Visit("join, signed out", f"/join/{waiting.join_token}/", None),
+        Visit("stop all email", f"/stop/{stop_token('dora@example.com')}/", None),
+        Visit("not found", "/no-such-page/", None, 404),
+        Visit("address not understood", "/?q=%00", None, 400),
+        Visit("answer link not valid", "/a/not-a-token/", None, 400),
+        Visit("server error", SERVER_ERROR, None, 500),
+        Visit("dashboard", "/", "Ana"),
+        Visit("create", "/games/new/", "Ana"),
+        Visit("waiting room", f"/games/{waiting.pk}/", "Ana"),
+        Visit("join", f"/join/{waiting.join_token}/", "Cai"),
+        Visit("dashboard with an invitation", "/", "Cai"),
+        Visit("Coup table, a decision open", f"/games/{coup.pk}/", "Ana"),
+        Visit("Coup table, a target to choose", f"/games/{coup.pk}/?action=steal", "Ana"),
+        Visit("Coup table, another's move", f"/games/{coup.pk}/", "Ben"),
+        Visit("answer from an email", f"/a/{answer_token(ana_seat, awaited(coup)['p1'][1], 0)}/", "Ana"),
+        Visit("practice table, five bots", f"/games/{practice.pk}/", "Ana"),
+        Visit("Kobayakawa table, a decision open", f"/games/{kobayakawa.pk}/", "Ana"),
+        Visit("finished game", f"/games/{finished.pk}/", "Ana"),
+        Visit("history", f"/games/{finished.pk}/history", "Ana"),
+        Visit("replay", f"/games/{finished.pk}/replay/", "Ana"),
+        Visit("finished Kobayakawa game", f"/games/{kobayakawa_finished.pk}/", "Ana"),
+        Visit("Kobayakawa replay", f"/games/{kobayakawa_finished.pk}/replay/", "Ana"),
+        Visit("past games", "/games/past/", "Ana"),
+        Visit("statistics", "/stats/", "Ana"),
+        Visit("preferences", "/accounts/profile/", "Ana"),
+        Visit("email addresses", "/accounts/email/", "Ana"),
+        Visit("password change", "/accounts/password/change/", "Ana"),
+        Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),
+        Visit("sign out", "/accounts/logout/", "Ana"),
+        Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana", 404),
+    ]
+
+
+def _server_error_page(language: str):
+    """A route handler answering with the server error page as its handler renders it."""
+    with translation.override(language):
+        body = server_error(RequestFactory().get("/")).content
+
+    def answer(route):
+        route.fulfill(status=500, body=body, content_type="text/html; charset=utf-8")
+
+    return answer
+
+
+def _too_wide(page) -> str:
+    """What sticks out past the right edge of the screen ('' when the page fits)."""
+    return page.evaluate(
+        """() => {
+            const width = document.documentElement.clientWidth;
+            if (document.documentElement.scrollWidth <= width) return "";
+            const culprits = [...document.querySelectorAll("body *")]
+                .filter(e => e.getBoundingClientRect().right > width + 0.5)
+                .filter(e => !e.parentElement || e.parentElement.getBoundingClientRect().right <= width + 0.5)
+                .slice(0, 4)
+                .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ` +
+                          `(${Math.round(e.getBoundingClientRect().right)} px)`);
+            return `${document.documentElement.scrollWidth} px wide for ${width}: ${culprits.join(", ")}`;
+        }"""
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "pt-br"])
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_every_page_fits_the_screen_and_passes_axe(new_page, live_server, phone, language):
+    visits = _site(language)
+    headers = {"locale": "pt-BR", "extra_http_headers": {"Accept-Language": "pt-BR"}} if language != "en" else {}
+    pages = {}
+    problems = []
+    for visit in visits:
+        if visit.who not in pages:
+            pages[visit.who] = new_page(phone=phone, **headers)
+            if visit.who is not None:
+                log_in(pages[visit.who], live_server, f"{visit.who.lower()}@example.com", PASSWORD)
+        page = pages[visit.who]
+        if visit.path == SERVER_ERROR:
+            page.route(f"**{SERVER_ERROR}", _server_error_page(language))
+        response = page.goto(visit.path)
+        assert response is not None and response.status == visit.status, f"{visit.name}: HTTP {response.status}"
+        assert page.locator("html").get_attribute("lang") == language, f"{visit.name}: not in {language}"
+        if wide := _too_wide(page):
+            problems.append(f"{visit.name} ({visit.path}): {wide}")
+        problems += [f"{visit.name} ({visit.path}): {violation}" for violation in axe.violations(page)]
+    assert not problems, "\n".join(problems)
