@@ -48,8 +48,10 @@ class CoupTemplates(Templates):
                 "winner": view.get("winner") == entry["name"],
                 "deciding": _deciding(awaiting, entry["name"], viewer),
             }
-            # Another seat's hand as a list: the game is over and every hand is face up.
-            row["face_up"] = list(hand) if not own and isinstance(hand, list) else []
+            # Once the game is over every hand is face up, the viewer's own seat too:
+            # every reader of the table sees the same seats (the view then lists them all).
+            over = bool(view.get("winner"))
+            row["face_up"] = list(hand) if isinstance(hand, list) and (over or not own) else []
             row["backs"] = range(0 if row["face_up"] else row["hidden_count"])
             players.append(row)
             if own:
