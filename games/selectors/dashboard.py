@@ -82,7 +82,24 @@ def home(user) -> dict:
         "invitations": _invitations(user),
         "recent": past_rows(recent, user),
         "summary": {**summary, "rate": percent(summary["won"], summary["played"])},
+        "games_waiting": len(waiting),  # the tab's title counts them (context_processors.games_waiting)
     }
+
+
+def games_waiting_count(user) -> int:
+    """How many games wait for a decision of ``user`` (those the dashboard lists
+    under "Waiting for you": not those a bot plays for them), for the count in the
+    tab's title; one query."""
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, stand_in="").select_related("game")
+    count = 0
+    for seat in seats:
+        try:
+            state = game_state(seat.game)
+        except GameUnreadable:
+            continue  # listed apart on the dashboard, for an operator
+        awaited = {name for name, _decision, _version in KINDS[seat.game.kind].rules.awaiting(state)}
+        count += seat.player in awaited
+    return count
 
 
 def _open_games(user) -> "list[WithAnnotations[Game, _LastAction]]":

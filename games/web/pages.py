@@ -51,6 +51,7 @@ def table_context(table: Table, chosen_action: str | None = None) -> dict:
     groups = option_groups(table, chosen_action)
     winners = table.winners
     context.update(game_kind.templates.table_context(view, table.viewer, names, game, users, table.awaiting))
+    _seats_to_pick(groups, context.get("players", []))
     context.update(
         {
             "view": view,
@@ -162,6 +163,21 @@ def _by_target(group: dict, names: dict) -> list[dict]:
         {"title": f"{group['title']} · {names.get(target, target)}", "buttons": buttons, "chosen": True}
         for target, buttons in by_target.items()
     ]
+
+
+def _seats_to_pick(groups: list[dict], seats: list[dict]) -> None:
+    """Once a targeted action is chosen (the second step), its answers and the seats
+    of the table meet: each target's button tells how their seat stands (``seat``,
+    its coins and cards), and a seat that one answer aims at is itself a button
+    for it (``pick``: the form it submits, the answer's words)."""
+    chosen = [button for group in groups if group.get("chosen") for button in group["buttons"] if button["target"]]
+    by_player = {seat["player"]: seat for seat in seats}
+    aimed = [button["target"] for button in chosen]
+    for button in chosen:
+        button["seat"] = by_player.get(button["target"])
+        if aimed.count(button["target"]) == 1 and button["seat"] is not None:
+            button["form"] = f"answer-{button['target']}"
+            button["seat"]["pick"] = {"form": button["form"], "label": button["label"]}
 
 
 def turns(lines: list[Line]) -> list[dict]:

@@ -83,7 +83,7 @@ def test_the_claim_the_countdown_and_the_title_follow_the_game(new_page, live_se
     claim = ben_page.locator("section.claim")
     expect(claim).to_contain_text("Ana claims the Duke for Tax: Ana takes 3 coins.", timeout=15_000)
     expect(claim).to_contain_text("Still to answer: Ben, Cai.")
-    expect(ben_page).to_have_title(f"Your move · Game #{game.pk} · Coup")
+    expect(ben_page).to_have_title(f"(1) Your move · Game #{game.pk} · Coup")  # the one game waiting for him
     assert re.fullmatch(r"0:[0-3]\d", countdown.inner_text())
     play.decision_submit(game=game, user=cai, command={"act": "allow"}, version=awaited(game)["p3"][1])
     expect(claim).to_contain_text("Let it pass: Cai. Still to answer: Ben.", timeout=15_000)
