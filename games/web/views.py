@@ -163,6 +163,7 @@ def game(request, pk):
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
     context.update(_chat_context(game, seats=seats), **pages.static_panels(game))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
+    context["games_waiting"] = games_waiting_count(request.user, table)  # the tab's title: this game is read
     return render(request, "games/game.html", context)
 
 
@@ -195,11 +196,12 @@ def game_live(request, pk):
     return _live(request, game, seats)
 
 
-def _counting_games_waiting(request, response: HttpResponse) -> HttpResponse:
+def _counting_games_waiting(request, response: HttpResponse, seen=None) -> HttpResponse:
     """A poll's answer, and a move's, carries the count of games waiting for the
     player, even when nothing changed here: another game's move changes it, and
-    the tab's title shows it (the ``gamesWaiting`` event, ``static/js/site.js``)."""
-    response["HX-Trigger"] = json.dumps({"gamesWaiting": games_waiting_count(request.user)})
+    the tab's title shows it (the ``gamesWaiting`` event, ``static/js/site.js``).
+    ``seen``: the table the answer shows, whose awaited players count as read."""
+    response["HX-Trigger"] = json.dumps({"gamesWaiting": games_waiting_count(request.user, seen)})
     return response
 
 
@@ -221,7 +223,7 @@ def _live(request, game, seats, state=None, appended=()):
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
     # The page's controls come along, out of band: they change as the game ends.
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), swap_controls=True, **_after_game(game))
-    return _counting_games_waiting(request, render(request, "games/game.html#live", context))
+    return _counting_games_waiting(request, render(request, "games/game.html#live", context), table)
 
 
 @login_required

@@ -53,8 +53,8 @@ def test_an_action_is_chosen_in_two_steps_without_javascript(new_page, live_serv
     assert phone.url.endswith(f"/games/{game.pk}/?action=steal")
     buttons = phone.locator("section.decisions button")
     assert buttons.all_inner_texts() == [
-        "Steal from Ben — take 2 coins (claims Captain)",
-        "Steal from Cai — take 2 coins (claims Captain)",
+        "Steal from Ben — take 2 coins (claims Captain)\nBen: 2 coins · 2 face-down cards",
+        "Steal from Cai — take 2 coins (claims Captain)\nCai: 2 coins · 2 face-down cards",
     ]
     _fits(phone)
     _shoot(phone, "picker-step2-phone")
@@ -62,7 +62,7 @@ def test_an_action_is_chosen_in_two_steps_without_javascript(new_page, live_serv
     _shoot(desktop, "picker-step2-desktop")
 
     with phone.expect_navigation():
-        phone.get_by_role("button", name="Steal from Ben — take 2 coins (claims Captain)").click()
+        decisions.get_by_role("button", name="Steal from Ben — take 2 coins (claims Captain)").click()
     expect(phone.locator("section.history")).to_contain_text("Ana claimed the Captain to steal from Ben.")
 
 
