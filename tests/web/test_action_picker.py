@@ -95,6 +95,7 @@ def test_the_chosen_actions_targets_are_picked_on_their_seats(client, game, ana,
         form = re.search(rf'<form [^>]*id="{pick.group(1)}">.*?</form>', html, re.S).group(0)
         command = json.loads(re.search(r'name="command" value="([^"]*)"', form).group(1).replace("&quot;", '"'))
         assert (command["act"], command["target"]) == ("steal", player)
+    assert "or choose a player's seat on the table" in text(html)
     assert "seat__pick" not in page(client, ana, reverse("game", args=[game.pk]))
     assert "seat__pick" not in page(client, ben, reverse("game", args=[game.pk]) + "?action=steal")
 
