@@ -99,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
                 "games.web.context_processors.kind_stylesheets",
+                "games.web.context_processors.games_waiting",
             ],
         },
     },

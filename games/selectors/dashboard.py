@@ -22,12 +22,14 @@ to have it marked for an operator (reading writes nothing).
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
+from django.core.cache import cache
 from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery
 from django.utils.translation import gettext as _
 
+from games.engine.seats import seat_player
 from games.kinds import KINDS
 from games.models import Event, Game, Invitation, Seat, SeatResult
-from games.selectors import GameUnreadable, display_name, game_state
+from games.selectors import GameUnreadable, Table, display_name, game_state
 from games.selectors.results import game_name, past_rows, percent, results_of, variant_names
 
 if TYPE_CHECKING:
@@ -82,7 +84,50 @@ def home(user) -> dict:
         "invitations": _invitations(user),
         "recent": past_rows(recent, user),
         "summary": {**summary, "rate": percent(summary["won"], summary["played"])},
+        "games_waiting": len(waiting),  # the tab's title counts them (context_processors.games_waiting)
     }
+
+
+# Whom a game awaits at a version never changes: kept by game and version for the
+# count in every player's tab title, shared by all the game's players.
+AWAITED_SECONDS = 3600
+
+
+def _awaited_key(game_id: int, version: int) -> str:
+    return f"awaited:{game_id}:{version}"
+
+
+def games_waiting_count(user, seen: Table | None = None) -> int:
+    """How many games wait for a decision of ``user`` (those the dashboard lists
+    under "Waiting for you": not those a bot plays for them), for the count in the
+    tab's title. One query, and one more for the snapshots of the games that moved
+    since anyone counted them (``seen``: a table the caller holds, whose game's
+    awaited players it already knows)."""
+    seats = list(
+        Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, stand_in="").values_list(
+            "game_id", "game__version", "position"
+        )
+    )
+    known: dict[str, list[str]] = {}
+    if seen is not None:
+        known[_awaited_key(seen.game.pk, seen.game.version)] = sorted(seen.awaiting)
+        cache.set_many(known, AWAITED_SECONDS)
+    keys = [_awaited_key(game_id, version) for game_id, version, _position in seats]
+    awaited = {**cache.get_many([key for key in keys if key not in known]), **known}
+    moved = [game_id for (game_id, _version, _position), key in zip(seats, keys, strict=True) if key not in awaited]
+    fresh: dict[int, list[str]] = {}
+    for game in Game.objects.filter(pk__in=moved) if moved else ():
+        try:
+            state = game_state(game)
+        except GameUnreadable:
+            continue  # listed apart on the dashboard, for an operator
+        fresh[game.pk] = sorted(name for name, _decision, _version in KINDS[game.kind].rules.awaiting(state))
+        cache.set(_awaited_key(game.pk, game.version), fresh[game.pk], AWAITED_SECONDS)
+    # A game that moved again between the two reads counts as it is now.
+    return sum(
+        seat_player(position) in awaited.get(key, fresh.get(game_id, ()))
+        for (game_id, _version, position), key in zip(seats, keys, strict=True)
+    )
 
 
 def _open_games(user) -> "list[WithAnnotations[Game, _LastAction]]":

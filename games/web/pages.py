@@ -50,6 +50,7 @@ def table_context(table: Table, chosen_action: str | None = None) -> dict:
     groups = option_groups(table, chosen_action)
     winners = table.winners
     context.update(game_kind.templates.table_context(view, table.viewer, names, game, users, table.awaiting))
+    seats_to_pick = _seats_to_pick(groups, context.get("players", []))
     context.update(
         {
             "view": view,
@@ -61,6 +62,7 @@ def table_context(table: Table, chosen_action: str | None = None) -> dict:
             "page_title": _("Your move · %(title)s") % {"title": title} if table.decision else title,
             "prompt": table.prompt,
             "option_groups": groups,
+            "seats_to_pick": seats_to_pick,
             "chosen_action": chosen_action if table.decision and any(g.get("chosen") for g in groups) else "",
             "turns": turns(with_seat_changes(game, told.lines, told.start, table.seats)),
             "earlier_turns": told.earlier,
@@ -161,6 +163,22 @@ def _by_target(group: dict, names: dict) -> list[dict]:
         {"title": f"{group['title']} · {names.get(target, target)}", "buttons": buttons, "chosen": True}
         for target, buttons in by_target.items()
     ]
+
+
+def _seats_to_pick(groups: list[dict], seats: list[dict]) -> bool:
+    """Once a targeted action is chosen (the second step), its answers and the seats
+    of the table meet: each target's button tells how their seat stands (``seat``,
+    its coins and cards), and a seat that one answer aims at is itself a button
+    for it (``pick``: the form it submits, the answer's words). Whether any is."""
+    chosen = [button for group in groups if group.get("chosen") for button in group["buttons"] if button["target"]]
+    by_player = {seat["player"]: seat for seat in seats}
+    aimed = [button["target"] for button in chosen]
+    for button in chosen:
+        button["seat"] = by_player.get(button["target"])
+        if aimed.count(button["target"]) == 1 and button["seat"] is not None:
+            button["form"] = f"answer-{button['target']}"
+            button["seat"]["pick"] = {"form": button["form"], "label": button["label"]}
+    return any("form" in button for button in chosen)
 
 
 def turns(lines: list[Line]) -> list[dict]:

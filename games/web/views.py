@@ -34,6 +34,7 @@ from games.selectors import (
     table_for,
 )
 from games.selectors.chat import chat_messages, chat_newer_than
+from games.selectors.dashboard import games_waiting_count
 from games.selectors.gathering import game_by_join_token, invitation_by_token, rematch_invitation, seats_taken
 from games.services import bots, clock, gathering, play, presence
 from games.services.attention import game_attention_mark
@@ -163,6 +164,7 @@ def game(request, pk):
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
     context.update(_chat_context(game, seats=seats), **pages.static_panels(game))
     context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
+    context["games_waiting"] = games_waiting_count(request.user, table)  # the tab's title: this game is read
     return render(request, "games/game.html", context)
 
 
@@ -191,8 +193,17 @@ def game_live(request, pk):
     since = number_in(request.GET.get("since", ""))
     if since == game.version and request.GET.get("clock", "") == clock_of(game):
         finished = game.status != Game.Status.ACTIVE
-        return HttpResponse(status=STOP_POLLING if finished else 204)
+        return _counting_games_waiting(request, HttpResponse(status=STOP_POLLING if finished else 204))
     return _live(request, game, seats)
+
+
+def _counting_games_waiting(request, response: HttpResponse, seen=None) -> HttpResponse:
+    """A poll's answer, and a move's, carries the count of games waiting for the
+    player, even when nothing changed here: another game's move changes it, and
+    the tab's title shows it (the ``gamesWaiting`` event, ``static/js/site.js``).
+    ``seen``: the table the answer shows, whose awaited players count as read."""
+    response["HX-Trigger"] = json.dumps({"gamesWaiting": games_waiting_count(request.user, seen)})
+    return response
 
 
 def clock_of(game) -> str:
@@ -211,8 +222,9 @@ def _live(request, game, seats, state=None, appended=()):
         return _reload_page()
     table = table_for(game, request.user, seats=seats, state=state, appended=appended)
     context = pages.table_context(table, chosen_action=request.GET.get("action"))
-    context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), **_after_game(game))
-    return render(request, "games/game.html#live", context)
+    # The page's controls come along, out of band: they change as the game ends.
+    context.update(poll_seconds=POLL_SECONDS, clock=clock_of(game), swap_controls=True, **_after_game(game))
+    return _counting_games_waiting(request, render(request, "games/game.html#live", context), table)
 
 
 @login_required
@@ -457,8 +469,10 @@ def _seats(request, game, seat):
         return _reload_page()
     seats = pages.seats_context(game)
     if number_in(request.GET.get("seats", "")) == sum(1 for s in seats if s["name"]):
-        return HttpResponse(status=204)
-    return render(request, "games/waiting.html#seats", _waiting_context(request, game, seat))
+        return _counting_games_waiting(request, HttpResponse(status=204))
+    return _counting_games_waiting(
+        request, render(request, "games/waiting.html#seats", _waiting_context(request, game, seat))
+    )
 
 
 @login_required

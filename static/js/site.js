@@ -33,10 +33,28 @@ function tickDeadlines() {
   }
 }
 
-// The title follows the live part of the page: it says when it is the reader's move.
+// The tab's title starts with the count of games waiting for the reader, "(2) Coup
+// by email": the server writes it, a poll's answer brings it again (the
+// gamesWaiting event its HX-Trigger header raises), and the title of the live
+// part of the page follows the game: it says when it is the reader's move.
+const COUNTED = /^\((\d+)\) /;
+
+function showTitle(title, waiting) {
+  document.title = waiting > 0 ? `(${waiting}) ${title}` : title;
+}
+
+function waitingCount() {
+  const counted = document.title.match(COUNTED);
+  return counted ? Number(counted[1]) : 0;
+}
+
+document.addEventListener("gamesWaiting", (event) => {
+  showTitle(document.title.replace(COUNTED, ""), Number(event.detail.value));
+});
+
 function followTitle() {
   const live = document.getElementById("live");
-  if (live && live.dataset.title) document.title = live.dataset.title;
+  if (live && live.dataset.title) showTitle(live.dataset.title, waitingCount());
 }
 
 // A keyboard player keeps their place when the live part of the game page is replaced
@@ -88,3 +106,49 @@ document.addEventListener("htmx:afterSwap", () => {
   followTitle();
   keepFocus();
 });
+
+// The waiting room's share link is copied by its button. Without a clipboard (a page
+// not served over HTTPS, a permission refused) the link is selected instead, for
+// the reader to copy, and the button's note says so: nothing fails loudly.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-copy]");
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copy);
+  const note = document.getElementById(button.dataset.copyNote);
+  try {
+    await navigator.clipboard.writeText(field.value);
+    note.textContent = button.dataset.copied;
+  } catch {
+    field.select();
+    note.textContent = button.dataset.copyByHand;
+  }
+});
+for (const button of document.querySelectorAll("button[data-copy]")) button.hidden = false;
+
+// A replay steps back and forward with the arrow keys, as its ‹ and › buttons do
+// (data-key), unless the reader is typing or choosing in a field.
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (event.target.closest("input, select, textarea, [contenteditable]")) return;
+  const link = document.querySelector(`#replay [data-key="${event.key}"]`);
+  if (!link) return;
+  event.preventDefault();
+  link.click();
+});
+
+// A replay's step keeps the table in view: its history scrolls in a box of its
+// own, to the step shown, and the page scrolls back to the table only if a step
+// was chosen with the table off the screen.
+function keepReplayInView() {
+  const replay = document.getElementById("replay");
+  if (!replay) return;
+  const current = replay.querySelector(".replay__lines [aria-current=step]");
+  const lines = current && current.closest(".replay__lines");
+  if (lines) lines.scrollTop = current.offsetTop - lines.clientHeight / 2;
+  const table = replay.querySelector("section.table");
+  const box = table && table.getBoundingClientRect();
+  if (box && (box.bottom < 0 || box.top > window.innerHeight)) table.scrollIntoView({ block: "start" });
+}
+
+document.addEventListener("DOMContentLoaded", keepReplayInView);
+document.addEventListener("htmx:afterSwap", keepReplayInView);

@@ -53,8 +53,8 @@ def test_an_action_is_chosen_in_two_steps_without_javascript(new_page, live_serv
     assert phone.url.endswith(f"/games/{game.pk}/?action=steal")
     buttons = phone.locator("section.decisions button")
     assert buttons.all_inner_texts() == [
-        "Steal from Ben — take 2 coins (claims Captain)",
-        "Steal from Cai — take 2 coins (claims Captain)",
+        "Steal from Ben — take 2 coins (claims Captain)\nBen: 2 coins · 2 face-down cards",
+        "Steal from Cai — take 2 coins (claims Captain)\nCai: 2 coins · 2 face-down cards",
     ]
     _fits(phone)
     _shoot(phone, "picker-step2-phone")
@@ -62,7 +62,7 @@ def test_an_action_is_chosen_in_two_steps_without_javascript(new_page, live_serv
     _shoot(desktop, "picker-step2-desktop")
 
     with phone.expect_navigation():
-        phone.get_by_role("button", name="Steal from Ben — take 2 coins (claims Captain)").click()
+        decisions.get_by_role("button", name="Steal from Ben — take 2 coins (claims Captain)").click()
     expect(phone.locator("section.history")).to_contain_text("Ana claimed the Captain to steal from Ben.")
 
 
@@ -83,7 +83,7 @@ def test_the_claim_the_countdown_and_the_title_follow_the_game(new_page, live_se
     claim = ben_page.locator("section.claim")
     expect(claim).to_contain_text("Ana claims the Duke for Tax: Ana takes 3 coins.", timeout=15_000)
     expect(claim).to_contain_text("Still to answer: Ben, Cai.")
-    expect(ben_page).to_have_title(f"Your move · Game #{game.pk} · Coup")
+    expect(ben_page).to_have_title(f"(1) Your move · Game #{game.pk} · Coup")  # the one game waiting for him
     assert re.fullmatch(r"0:[0-3]\d", countdown.inner_text())
     play.decision_submit(game=game, user=cai, command={"act": "allow"}, version=awaited(game)["p3"][1])
     expect(claim).to_contain_text("Let it pass: Cai. Still to answer: Ben.", timeout=15_000)

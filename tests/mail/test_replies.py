@@ -183,8 +183,8 @@ def test_replies_are_read_in_each_language(game, ana, ben, smtp, language, steal
     ("language", "words"),
     [
         ("en", "allow / challenge / block captain / block ambassador"),
-        ("es", "permitir / desafiar / bloquear capitán / bloquear embajador"),
-        ("pt-br", "permitir / duvidar / bloquear capitão / bloquear embaixador"),
+        ("es", "dejar pasar / desafiar / bloquear capitán / bloquear embajador"),
+        ("pt-br", "deixar passar / desafiar / bloquear capitão / bloquear embaixador"),
     ],
 )
 def test_the_decision_email_lists_the_reply_words_in_the_readers_language(game, ana, ben, smtp, language, words):

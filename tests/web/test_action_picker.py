@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.kinds import KINDS
 from games.selectors import game_state
 from tests.web.conftest import answer, awaited, player_of, seat_user, started_game
+from tests.web.test_dashboard import text
 from tests.web.test_pages import buttons, page
 
 pytestmark = pytest.mark.django_db
@@ -33,9 +34,10 @@ def test_the_first_step_lists_each_action_once(client, game, ana):
 def test_the_second_step_shows_the_chosen_actions_targets_and_plays_one(client, game, ana):
     html = page(client, ana, reverse("game", args=[game.pk]) + "?action=steal")
     offered = buttons(html)
-    assert [b["label"] for b in offered] == [
-        "Steal from Ben — take 2 coins (claims Captain)",
-        "Steal from Cai — take 2 coins (claims Captain)",
+    # Each target's button tells how their seat stands.
+    assert [text(b["label"]).strip() for b in offered] == [
+        "Steal from Ben — take 2 coins (claims Captain) Ben: 2 coins · 2 face-down cards",
+        "Steal from Cai — take 2 coins (claims Captain) Cai: 2 coins · 2 face-down cards",
     ]
     assert "Back to every action" in html and picks(html) == []
     assert "&amp;action=steal" in html  # the page's polling keeps the step
@@ -75,3 +77,32 @@ def test_declared_coup_names_the_character_in_the_second_step_by_target(client, 
     offered = buttons(step)
     assert {b["command"]["act"] for b in offered} == {"coup"}
     assert len(offered) == 2 * len({b["command"]["name"] for b in offered}) > 2
+
+
+def test_the_chosen_actions_targets_are_picked_on_their_seats(client, game, ana, ben):
+    """Each seat the chosen action may aim at is a button submitting that answer's
+    form; the reader's own seat is none, nor is any seat before an action is chosen."""
+    html = page(client, ana, reverse("game", args=[game.pk]) + "?action=steal")
+    seats = dict(re.findall(r'<li class="seat[^"]*" data-player="(\w+)">(.*?)</li>', html, re.S))
+    me = player_of(game, ana)
+    for player, seat in seats.items():
+        pick = re.search(r'<button type="submit" form="([\w-]+)" class="seat__pick" aria-label="([^"]*)"', seat)
+        if player == me:
+            assert pick is None
+            continue
+        name = seat_user(game, player).profile.display_name
+        assert pick.group(2) == f"Steal from {name} — take 2 coins (claims Captain)"
+        form = re.search(rf'<form [^>]*id="{pick.group(1)}">.*?</form>', html, re.S).group(0)
+        command = json.loads(re.search(r'name="command" value="([^"]*)"', form).group(1).replace("&quot;", '"'))
+        assert (command["act"], command["target"]) == ("steal", player)
+    assert "or choose a player's seat on the table" in text(html)
+    assert "seat__pick" not in page(client, ana, reverse("game", args=[game.pk]))
+    assert "seat__pick" not in page(client, ben, reverse("game", args=[game.pk]) + "?action=steal")
+
+
+def test_the_decision_banner_shows_the_coins_that_matter(client, game, ana, ben, cai):
+    assert "You have 2 coins." in text(page(client, ana, reverse("game", args=[game.pk])))
+    answer(game, ana, {"act": "steal", "target": player_of(game, ben)})
+    assert "You have 2 coins. Ben has 2 coins." in text(page(client, cai, reverse("game", args=[game.pk])))
+    banner = text(page(client, ben, reverse("game", args=[game.pk])))
+    assert "You have 2 coins." in banner and "Ben has" not in banner

@@ -2,6 +2,7 @@
 statistics), the results stored when a game ends, and a query count that does
 not grow with a player's history."""
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -448,3 +449,34 @@ def test_the_home_dashboard_query_count(client, django_assert_num_queries, ana, 
     client.force_login(ana)
     with django_assert_num_queries(9):
         assert client.get("/").status_code == 200
+
+
+def test_a_game_without_variants_is_named_alone(client, ana, ben, cai):
+    """ "Kobayakawa", never "Kobayakawa ·" with nothing after the separator."""
+    game = started_game(ana, ben, cai, kind="kobayakawa")  # Ana's turn: waiting for her, in play for Ben
+    gathering_game(ana, seats=3, kind="kobayakawa")
+    for user, url in ((ana, "/"), (ben, "/"), (ana, reverse("game", args=[game.pk]))):
+        html = page(client, user, url)
+        assert "{#" not in html and "{% " not in html  # every template comment is one
+        spans = [text(span).strip() for span in re.findall(r"<span[^>]*>(.*?)</span>", html, re.S)]
+        named = [span for span in spans if "Kobayakawa" in span]
+        assert named, url
+        for span in named:
+            assert not span.endswith("·") and "· ·" not in span and "·  ·" not in span, (url, span)
+
+
+def test_the_tab_title_counts_the_games_waiting_for_me_on_every_page(client, ana, ben, cai):
+    first, _second = started_game(ana, ben), started_game(ana, cai)  # Ana plays first in both
+    started_game(ben, ana)  # Ben's turn
+    for url in ("/", reverse("profile"), reverse("game_create"), reverse("stats"), reverse("game", args=[first.pk])):
+        title = re.search(r"<title>(.*?)</title>", page(client, ana, url), re.S).group(1).strip()
+        assert title.startswith("(2) "), (url, title)
+    assert re.search(r"<title>\s*Coup by email", page(client, cai, "/"))  # nothing waits for Cai
+    # The game page's poll brings the count, even when its own game did not change.
+    answer(first, ana, {"act": "income"})
+    first.refresh_from_db()
+    live = reverse("game_live", args=[first.pk])
+    since = {"since": first.version, "clock": str(int(first.deadline_at.timestamp()))}
+    client.force_login(ana)
+    polled = client.get(live, since, headers={"HX-Request": "true"})
+    assert polled.status_code == 204 and json.loads(polled["HX-Trigger"]) == {"gamesWaiting": 1}

@@ -197,7 +197,8 @@ def htmx_answer(game, user, player, command) -> tuple[str, list[str]]:
 
 
 def history_shown(html: str) -> str:
-    return html[html.index('<section class="history panel"') :]
+    start = html.index('<section class="history panel"')
+    return html[start : html.index("</section>", start)]
 
 
 def test_a_clicks_answer_tells_the_moves_own_events_without_reading_the_log_and_keeps_secrets(ana, ben, cai):

@@ -35,7 +35,7 @@ def test_the_title_says_when_it_is_your_move(client, ana, ben):
     game = started_game(ana, ben)
     title = re.compile(r"<title>(.*?)</title>", re.S)
     mine = page(client, ana, reverse("game", args=[game.pk]))
-    assert title.search(mine).group(1).strip() == f"Your move · Game #{game.pk} · Coup"
+    assert title.search(mine).group(1).strip() == f"(1) Your move · Game #{game.pk} · Coup"  # one game waits for her
     assert f'data-title="Your move · Game #{game.pk} · Coup"' in mine
     theirs = page(client, ben, reverse("game", args=[game.pk]))
     assert title.search(theirs).group(1).strip() == f"Game #{game.pk} · Coup"

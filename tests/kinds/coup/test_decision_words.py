@@ -12,7 +12,7 @@ from games.kinds.coup.engine.cards import VARIANTS
 from games.kinds.coup.engine.characters import CHARACTERS
 from games.kinds.coup.engine.decisions import DECISIONS
 from games.kinds.coup.words import decisions as labels
-from games.kinds.coup.words.names import card_ability, card_name
+from games.kinds.coup.words.names import card_ability, card_name, coins
 from games.kinds.coup.words.rules import CoupAbout
 
 WORDS, ABOUT = labels.CoupWords(), CoupAbout()
@@ -166,3 +166,33 @@ def test_every_character_has_an_ability_text():
     for card in CHARACTERS:
         assert card_ability(card)
         assert card_name(card) != card
+
+
+def test_embezzling_an_empty_reserve_says_it_takes_nothing():
+    """Legal with an empty reserve (a claim to hold no Duke, which may be challenged),
+    so offered, but never as taking "the 0 coins"."""
+    state = RULES.replay(RULES.setup(players=["p1", "p2", "p3"], first="p1", variants=["factions"]))
+    while state.awaiting["p1"].kind != "turn":  # the first player's faction
+        play(state, "p1", RULES.options(state, "p1")[0])
+
+    def embezzle_label():
+        return [label for label in labelled(state, "p1", ("factions",)) if label.startswith("Embezzle")]
+
+    assert embezzle_label() == ["Embezzle — the treasury reserve is empty: you take nothing (claims you hold no Duke)"]
+    play(state, "p1", {"act": "convert"})  # 1 coin into the reserve
+    play(state, "p2", {"act": "income"})
+    play(state, "p3", {"act": "income"})
+    assert embezzle_label() == ["Embezzle — take the 1 coin of the treasury reserve (claims you hold no Duke)"]
+
+
+@pytest.mark.parametrize(
+    ("language", "none", "one", "two"),
+    [
+        ("en", "0 coins", "1 coin", "2 coins"),
+        ("es", "0 monedas", "1 moneda", "2 monedas"),
+        ("pt-br", "0 moedas", "1 moeda", "2 moedas"),
+    ],
+)
+def test_no_coin_is_said_in_the_plural_in_every_language(language, none, one, two):
+    with translation.override(language):
+        assert [coins(0), coins(1), coins(2)] == [none, one, two]

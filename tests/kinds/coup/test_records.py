@@ -19,6 +19,7 @@ SENTENCES = (
     "label_named",
     "label_own",
     "label_drawing_one",
+    "label_empty_reserve",
     "unopposed",
     "unopposed_named",
     "told",
@@ -71,6 +72,8 @@ def test_every_action_has_the_words_its_rules_call_for():
             assert action.unaffordable, action.id
         if action.effect == EXCHANGE_CARDS and any(CHARACTERS[card].draws == 1 for card in action.claimed_by):
             assert action.label_drawing_one, action.id
+        if action.takes_reserve:
+            assert action.label_empty_reserve, action.id
 
 
 @pytest.mark.parametrize("language", ["es", "pt-br"])

@@ -71,7 +71,9 @@ class Action:
     - ``label``: its button; ``unopposed``: what it does if nobody stops it,
       while it is pending; ``told``: the history's sentence. A ``_named`` form is
       used when it names a character, an ``_own`` form when it aims at the actor,
-      ``label_drawing_one`` when it draws one card.
+      ``label_drawing_one`` when it draws one card, ``label_empty_reserve`` when it
+      would take an empty treasury reserve (still a legal action: a claim to hold no
+      character, which may be challenged).
     - ``unaffordable`` / ``own_unaffordable``: the refusal when the actor cannot
       pay ``cost`` / ``own_cost`` (``{cost}`` and ``{coins}``: what they have).
     - ``style``: how its button looks ("plain", "attack").
@@ -101,6 +103,7 @@ class Action:
     label_named: str = ""
     label_own: str = ""
     label_drawing_one: str = ""
+    label_empty_reserve: str = ""
     unopposed: str
     unopposed_named: str = ""
     told: str
@@ -177,6 +180,9 @@ ACTIONS = {
             reply=pgettext_noop("reply word", "embezzle"),
             reply_words="embezzle embezzlement malversar malversacion desviar desvio",
             label=_("Embezzle — take the %(coins)s of the treasury reserve (claims you hold no %(card)s)"),
+            label_empty_reserve=_(
+                "Embezzle — the treasury reserve is empty: you take nothing (claims you hold no %(card)s)"
+            ),
             unopposed=_("%(player)s keeps the coins of the treasury reserve"),
             told=_("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve."),
         ),
@@ -192,7 +198,7 @@ ACTIONS = {
             reply=pgettext_noop("reply word", "convert"),
             reply_words="convert conversion convertir converter conversao",
             label=_("Convert %(player)s to the other faction — pay %(coins)s to the treasury reserve"),
-            label_own=_("Change your faction — pay %(coins)s to the treasury reserve"),
+            label_own=_("Convert yourself to the other faction — pay %(coins)s to the treasury reserve"),
             unopposed=_("%(target)s changes faction"),
             told=_("%(player)s paid to convert %(target)s to the other faction."),
             told_own=_("%(player)s paid to change faction."),

@@ -76,6 +76,8 @@ def _label_turn(option, ctx):
         template, cost = action.label_own, action.own_cost
     elif option.get("draws") == 1:
         template = action.label_drawing_one
+    elif action.takes_reserve and not ctx.view.get("reserve"):
+        template = action.label_empty_reserve
     params = {"player": ctx.name(target)}
     if act in rulebook.claims:
         params["claim"] = _claims(rulebook.claims[act])
@@ -161,7 +163,7 @@ def _label_block(option, ctx):
 
 def _label_prove(option, ctx):
     if "disclaims" in option:
-        return _("Reveal your cards: no %(card)s — the challenger loses an influence; you draw new cards") % {
+        return _("Show your cards: no %(card)s — the challenger loses an influence; you draw new cards") % {
             "card": card_name(option["disclaims"])
         }
     return _("Show your %(card)s — the challenger loses an influence; you draw a new card") % {
@@ -209,7 +211,9 @@ def _label_give_back(option, ctx):
 
 
 def _label_force_exchange(option, ctx):
-    return _("Make %(player)s swap it for a card from the court deck") % {"player": ctx.name(ctx.pending.get("target"))}
+    return _("Force %(player)s to swap it for a card from the court deck") % {
+        "player": ctx.name(ctx.pending.get("target"))
+    }
 
 
 def _label_claim_inheritance(option, ctx):

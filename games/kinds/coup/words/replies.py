@@ -26,8 +26,8 @@ from games.kinds.words import Replies, Reply, normalize
 # means two acts ("keep" is also the draft's keep) is settled by what is legal.
 ACT_WORDS = {
     "allow": (
-        "allow pass ok okay accept fine permitir permito aceptar acepto paso pasar dejo aceitar aceito passo passar "
-        "deixo"
+        "allow pass ok okay accept fine permitir permito aceptar acepto paso pasar dejar dejo aceitar aceito passo "
+        "passar deixar deixo"
     ),
     "challenge": "challenge doubt desafiar desafio dudar dudo duvidar duvido contestar contesto",
     "block": "block bloquear bloqueo bloqueio bloqueo",
@@ -36,9 +36,12 @@ ACT_WORDS = {
     "show": "show mostrar muestro mostro ensenar ensenho",
     "concede": "concede admit ceder cedo conceder admitir admito",
     "lose": "lose discard perder pierdo perco descartar descarto",
-    "keep": "keep quedar quedo quedarme conservar conservo guardar guardo manter mantenho ficar fico",
+    "keep": (
+        "keep quedar quedo quedarme quedarte conservar conservo guardar guardo escoger escojo manter mantenho ficar "
+        "fico escolher escolho"
+    ),
     "give_back": "give_back give return devolver devuelvo devolvo",
-    "force_exchange": "force_exchange force forzar fuerzo forcar forco",
+    "force_exchange": "force_exchange force forzar fuerzo obligar obligo forcar forco obrigar obrigo",
     "claim_inheritance": "claim_inheritance inherit inheritance heredar herencia herdar heranca reclamar reivindicar",
     "decline": "decline refuse rechazar rechazo recusar recuso declinar declino",
 }
@@ -53,14 +56,15 @@ PHRASES = {
     ("claim", "inheritance"): "claim_inheritance",
     ("draft", "keep"): "draft_keep",
 }
-# How an email writes each act in a reply, in the reader's language; every
-# language's word is understood in any reply (``translated_acts``).
+# How an email writes each act in a reply, in the reader's language: the first
+# word of its button ("Show your Duke": "show"), so that a reply may say what the
+# button says; every language's word is understood in any reply (``translated_acts``).
 REPLY_WORDS = {
     "allow": pgettext_lazy("reply word", "allow"),
     "challenge": pgettext_lazy("reply word", "challenge"),
     "block": pgettext_lazy("reply word", "block"),
     **{act: pgettext_lazy("reply word", action.reply) for act, action in ACTIONS.items()},
-    "prove": pgettext_lazy("reply word", "prove"),
+    "prove": pgettext_lazy("reply word", "show"),
     "show": pgettext_lazy("reply word", "show"),
     "concede": pgettext_lazy("reply word", "concede"),
     "lose": pgettext_lazy("reply word", "lose"),
@@ -69,7 +73,7 @@ REPLY_WORDS = {
     "force_exchange": pgettext_lazy("reply word", "force exchange"),
     "claim_inheritance": pgettext_lazy("reply word", "claim inheritance"),
     "decline": pgettext_lazy("reply word", "decline"),
-    "draft_keep": pgettext_lazy("reply word", "draft keep"),
+    "draft_keep": pgettext_lazy("reply word", "keep"),
 }
 # Small words a sentence adds around an answer ("block as duke", "steal from Ana").
 FILLER = set(

@@ -7,6 +7,7 @@ can never show more than the engine let through for that viewer.
 """
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.kinds.base import Templates
 from games.kinds.coup.engine.cards import FORCED_COUP_COINS
@@ -48,9 +49,13 @@ class CoupTemplates(Templates):
                 "winner": view.get("winner") == entry["name"],
                 "deciding": _deciding(awaiting, entry["name"], viewer),
             }
-            # Another seat's hand as a list: the game is over and every hand is face up.
-            row["face_up"] = list(hand) if not own and isinstance(hand, list) else []
+            # Once the game is over every hand is face up, the viewer's own seat too:
+            # every reader of the table sees the same seats (the view then lists them all).
+            over = bool(view.get("winner"))
+            row["face_up"] = list(hand) if isinstance(hand, list) and (over or not own) else []
             row["backs"] = range(0 if row["face_up"] else row["hidden_count"])
+            # How the seat stands, on the button of an answer aimed at it.
+            row["summary"] = "{} · {}".format(row["coins_label"], face_down(row["hidden_count"]))
             players.append(row)
             if own:
                 # The viewer's own face-down cards: the only cards a page marks with data-card.
@@ -67,6 +72,7 @@ class CoupTemplates(Templates):
             "pending": pending_summary(view, ctx) if not view.get("winner") else "",
             "answers": _answers(view, names),
             "forced_coup": _forced_coup(me, awaiting.get(viewer)),
+            "decision_note": _decision_note(view, viewer, names, me, awaiting.get(viewer)),
             "shown": _shown(view, viewer, names),
             "inheritance": _inheritance(view, names),
         }
@@ -165,6 +171,24 @@ def _answers(view: dict, names: dict) -> dict | None:
         "passed": [names.get(p, p) for p in others if p not in asked],
         "waiting": [names.get(p, p) for p in others if p in asked],
     }
+
+
+def face_down(count: int) -> str:
+    return ngettext("%(hidden)s face-down card", "%(hidden)s face-down cards", count) % {"hidden": count}
+
+
+def _decision_note(view: dict, viewer, names: dict, me: dict | None, decision: str | None) -> str:
+    """The coins that matter to the reader's decision, beside it: theirs, and those
+    of the player the action on the table aims at when that is someone else (what
+    a Steal would take, whether an Assassination's target could strike back)."""
+    if me is None or decision is None:
+        return ""
+    note = _("You have %(coins)s.") % {"coins": coins(me["coins"])}
+    target = (view.get("pending") or {}).get("target")
+    if target and target != viewer:
+        held = next(entry["coins"] for entry in view["players"] if entry["name"] == target)
+        note += " " + _("%(player)s has %(coins)s.") % {"player": names.get(target, target), "coins": coins(held)}
+    return note
 
 
 def _forced_coup(me: dict | None, decision: str | None) -> str:
