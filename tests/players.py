@@ -2,11 +2,12 @@
 that use them are in tests/conftest.py)."""
 
 import random
+import threading
 from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Profile, profile_of
@@ -194,3 +195,26 @@ def until_turn_of(game, player: str) -> None:
         options = rules.options(game_state(game), who)
         allow = next((option for option in options if option["act"] == "allow"), options[0])
         play.decision_submit(game=game, user=seat.user, command=allow, version=version)
+
+
+def race(*calls):
+    """Run ``calls`` at the same moment, each on its own thread and connection;
+    returns what each returned or raised."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as error:  # the outcome under test
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results

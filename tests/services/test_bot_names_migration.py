@@ -3,28 +3,10 @@ table, and marks the results of games bots had seats at as practice games."""
 
 from datetime import UTC, datetime
 
-import pytest
 from django.conf import settings
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("games", "0010_seat_result_counters"), ("accounts", "0006_bots")]
 AFTER = [("games", "0012_seat_result_stand_ins_and_bots")]
-
-
-@pytest.fixture
-def migrate(transactional_db):
-    """``migrate(targets)`` migrates the test database there and returns the models as
-    they were then; afterwards the database is migrated to the end again."""
-
-    def to(targets):
-        executor = MigrationExecutor(connection)
-        executor.migrate(targets)
-        return MigrationExecutor(connection).loader.project_state(targets).apps
-
-    yield to
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_old_bots_get_names_apart_at_their_table_and_their_games_count_as_practice(migrate):

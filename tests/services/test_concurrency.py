@@ -1,36 +1,10 @@
 """Two players racing from separate PostgreSQL connections: exactly one wins."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.models import Game
 from games.services import errors, play
-from tests.players import awaited, make_player, started_game
-
-
-def race(*calls):
-    """Run ``calls`` at the same moment, each on its own thread and connection;
-    returns what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # the outcome under test
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+from tests.players import awaited, make_player, race, started_game
 
 
 @pytest.fixture

@@ -3,15 +3,12 @@ distinct card, played together under the game's lock. Both branches ask, a stale
 answer is told the decision passed, and the old separate loss still answers when
 the game asks it (a deadline's concession)."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.models import Game
 from games.selectors import game_state, table_for
 from games.services import errors, play
-from tests.players import awaited, coup_deals, make_player, started_game
+from tests.players import awaited, coup_deals, make_player, race, started_game
 
 WITHOUT_THE_DUKE = {"p1": ["captain", "contessa"], "p2": ["assassin", "captain"], "p3": ["ambassador", "assassin"]}
 WITH_THE_DUKE = {"p1": ["captain", "duke"], "p2": ["assassin", "captain"], "p3": ["ambassador", "assassin"]}
@@ -154,28 +151,6 @@ def test_a_card_not_held_is_refused_in_words_and_changes_nothing(monkeypatch, an
         answer(game, ana, {"act": "concede", "lose": "duke"})
     game.refresh_from_db()
     assert game.version == before and game.events.count() == before
-
-
-def race(*calls):
-    """Run ``calls`` at once, each on its own thread and database connection."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # the outcome under test
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 @pytest.mark.django_db(transaction=True)

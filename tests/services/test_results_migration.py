@@ -3,29 +3,11 @@ and back, keeping every number: rows written before it are read after it, both w
 
 from datetime import UTC, datetime
 
-import pytest
 from django.conf import settings
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 COLUMNS = [("games", "0009_fewer_indexes")]
 JSON = [("games", "0010_seat_result_counters")]
 COUNTERS = ("claims", "claims_challenged", "bluffs_caught", "challenges_made", "challenges_won")
-
-
-@pytest.fixture
-def migrate(transactional_db):
-    """``migrate(targets)`` migrates the test database there and returns the models as
-    they were then; afterwards the database is migrated to the end again."""
-
-    def to(targets):
-        executor = MigrationExecutor(connection)
-        executor.migrate(targets)
-        return MigrationExecutor(connection).loader.project_state(targets).apps
-
-    yield to
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def finished_game(apps, kind: str, users: list, counts: list[dict]) -> None:
