@@ -223,6 +223,9 @@ def test_faction_actions_are_told():
     assert told(Event("coup.action.declared", {"player": "p1", "action": "embezzle", "takes": 4}), start=start) == [
         "Ana claimed to hold no Duke to take the 4 coins of the treasury reserve."
     ]
+    assert told(Event("coup.action.declared", {"player": "p1", "action": "embezzle", "takes": 0}), start=start) == [
+        "Ana claimed to hold no Duke to take the treasury reserve, which was empty."
+    ]
 
 
 def test_coins_moved_between_players_and_places():

@@ -71,7 +71,7 @@ class Action:
     - ``label``: its button; ``unopposed``: what it does if nobody stops it,
       while it is pending; ``told``: the history's sentence. A ``_named`` form is
       used when it names a character, an ``_own`` form when it aims at the actor,
-      ``label_drawing_one`` when it draws one card, ``label_empty_reserve`` when it
+      ``label_drawing_one`` when it draws one card, ``_empty_reserve`` forms when it
       would take an empty treasury reserve (still a legal action: a claim to hold no
       character, which may be challenged).
     - ``unaffordable`` / ``own_unaffordable``: the refusal when the actor cannot
@@ -109,6 +109,7 @@ class Action:
     told: str
     told_named: str = ""
     told_own: str = ""
+    told_empty_reserve: str = ""
     unaffordable: str = ""
     own_unaffordable: str = ""
     style: str = "plain"
@@ -185,6 +186,7 @@ ACTIONS = {
             ),
             unopposed=_("%(player)s keeps the coins of the treasury reserve"),
             told=_("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve."),
+            told_empty_reserve=_("%(player)s claimed to hold no %(card)s to take the treasury reserve, which was empty."),
         ),
         Action(
             "convert",

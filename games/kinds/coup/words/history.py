@@ -147,6 +147,8 @@ def _declared(story, data):
         params["named"] = card_name(data["name"])
     elif action.aim == ANYONE and data.get("target") in (None, actor):
         template = action.told_own
+    elif action.takes_reserve and not data.get("takes"):
+        template = action.told_empty_reserve
     return _(template) % params
 
 
