@@ -186,7 +186,9 @@ ACTIONS = {
             ),
             unopposed=_("%(player)s keeps the coins of the treasury reserve"),
             told=_("%(player)s claimed to hold no %(card)s to take the %(coins)s of the treasury reserve."),
-            told_empty_reserve=_("%(player)s claimed to hold no %(card)s to take the treasury reserve, which was empty."),
+            told_empty_reserve=_(
+                "%(player)s claimed to hold no %(card)s to take the treasury reserve, which was empty."
+            ),
         ),
         Action(
             "convert",
