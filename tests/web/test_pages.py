@@ -547,3 +547,8 @@ def test_a_deadline_under_an_hour_away_is_shown_to_the_second(client, ana, ben):
     by_email = started_game(ana, ben)
     html = page(client, ana, f"/games/{by_email.pk}/")
     assert re.search(r"\(\w+\.? \d{1,2}, \d{4}, (\d{1,2}(:\d\d)? [ap]\.m\.|noon|midnight) UTC\)", html)
+
+
+def test_the_dashboard_shows_a_deadline_under_an_hour_away_to_the_second(client, ana, ben):
+    started_game(ana, ben, turn_seconds=30, response_seconds=30)
+    assert re.search(r"<time [^>]*>\d{1,2}:\d\d:\d\d [ap]\.m\. UTC</time>", page(client, ana, "/"))
