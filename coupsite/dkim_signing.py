@@ -47,9 +47,19 @@ class DkimKeyError(Exception):
     """The configured DKIM key cannot be used; the message says why, for the operator."""
 
 
+def domain_of(address: str) -> str:
+    """The domain of ``address`` ("Name <user@domain>" or "user@domain"), lower-cased."""
+    return parseaddr(address)[1].rpartition("@")[2].lower()
+
+
 def from_domain() -> str:
     """The domain of ``DEFAULT_FROM_EMAIL``: the one the site's mail signs as."""
-    return parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2].lower()
+    return domain_of(settings.DEFAULT_FROM_EMAIL)
+
+
+def is_public_domain(domain: str) -> bool:
+    """Whether other servers can look ``domain`` up (not ``localhost``, nor a bare host name)."""
+    return "." in domain and domain != "localhost" and not domain.endswith(".localhost")
 
 
 def _der(tag: int, content: bytes) -> bytes:
@@ -89,7 +99,7 @@ class DkimKey:
             ) from None
         if not selector:
             raise DkimKeyError("DKIM_SELECTOR is empty: name the selector the DNS record is published under.")
-        if "." not in domain:
+        if not is_public_domain(domain):
             raise DkimKeyError(
                 f"DEFAULT_FROM_EMAIL's domain {domain!r} is not a public domain: DKIM signs as the sender's domain."
             )

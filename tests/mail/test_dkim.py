@@ -11,7 +11,7 @@ import dkim
 import pytest
 from django.core.mail import send_mail
 from django.core.management import call_command
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, SystemCheckError
 
 from coupsite.dkim_signing import SIGNED_HEADERS, check_dkim_key
 from tests.players import started_game
@@ -116,7 +116,7 @@ def test_a_key_that_cannot_sign_is_a_system_check_error(settings, tmp_path, prob
     settings.DEFAULT_FROM_EMAIL = f"coup@{DOMAIN}"
     [error] = check_dkim_key(None)
     assert error.id == "coupsite.E001" and str(path) in error.msg
-    with pytest.raises(Exception, match="coupsite.E001"):
+    with pytest.raises(SystemCheckError, match="coupsite.E001"):
         call_command("check")
 
 

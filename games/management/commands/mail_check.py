@@ -11,16 +11,8 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from coupsite.dkim_signing import DkimKeyError, configured_key, from_domain
+from coupsite.dkim_signing import DkimKeyError, configured_key, domain_of, from_domain, is_public_domain
 from coupsite.env import SMTP_BACKEND
-
-
-def domain_of(address: str) -> str:
-    return parseaddr(address)[1].rpartition("@")[2].lower()
-
-
-def is_public(domain: str) -> bool:
-    return "." in domain and domain != "localhost" and not domain.endswith(".localhost")
 
 
 def aligned(domain: str, with_domain: str) -> bool:
@@ -49,11 +41,11 @@ class Command(BaseCommand):
                 missing.append(
                     "DKIM_PRIVATE_KEY_FILE is not set: mail is sent unsigned, and providers file it as spam."
                 )
-        if not is_public(domain):
+        if not is_public_domain(domain):
             missing.append(
                 f"DEFAULT_FROM_EMAIL's domain {domain!r} is not a public domain: no one can check mail from it."
             )
-        if not is_public(reply_domain):
+        if not is_public_domain(reply_domain):
             missing.append(
                 f"REPLY_ADDRESS's domain {reply_domain!r} is not a public domain: replies cannot reach the site."
             )
