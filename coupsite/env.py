@@ -125,7 +125,9 @@ def cache_config(*, environ: Mapping[str, str] | None = None) -> dict:
     return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 
 
-SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+# Django's SMTP mailer, signing with DKIM when a key is configured (coupsite.dkim_signing).
+SMTP_BACKEND = "coupsite.dkim_signing.EmailBackend"
+DJANGO_SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
 
@@ -139,6 +141,8 @@ def mailer_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -
     """
     host = env_str("EMAIL_HOST", environ=environ)
     backend = env_str("EMAIL_BACKEND", environ=environ) or (SMTP_BACKEND if host else MAILDIR_BACKEND)
+    if backend == DJANGO_SMTP_BACKEND:
+        backend = SMTP_BACKEND  # the same mailer, which signs only when a key is configured
     if backend == SMTP_BACKEND:
         options = {
             "host": host or "localhost",

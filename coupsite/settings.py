@@ -263,6 +263,11 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 REPLY_ADDRESS = env_str("REPLY_ADDRESS", "play@localhost")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Coup by email <coup@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# DKIM: with a private key (PEM), mail sent over SMTP is signed as the domain of
+# DEFAULT_FROM_EMAIL under this selector (coupsite/dkim_signing.py); `manage.py
+# mail_check` prints the DNS records to publish.
+DKIM_PRIVATE_KEY_FILE = env_str("DKIM_PRIVATE_KEY_FILE")
+DKIM_SELECTOR = env_str("DKIM_SELECTOR", "mail")
 # Replies may also arrive from an ESP through django-anymail's inbound webhook,
 # /anymail/<INBOUND_ESP>/inbound/ (games/mail/inbound.py), mounted only when INBOUND_ESP
 # names the provider; it must send the HTTP basic auth "user:password" set in

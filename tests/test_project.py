@@ -276,10 +276,19 @@ def test_without_email_host_emails_are_written_to_the_mailbox_folder():
 def test_email_host_selects_smtp():
     environ = {"EMAIL_HOST": "mailpit", "EMAIL_PORT": "1025", "EMAIL_USE_TLS": "0"}
     config = mailer_config(ROOT, environ=environ)
-    assert config["BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert config["BACKEND"] == "coupsite.dkim_signing.EmailBackend"
     assert config["OPTIONS"]["host"] == "mailpit"
     assert config["OPTIONS"]["port"] == 1025
     assert config["OPTIONS"]["use_tls"] is False
+
+
+def test_djangos_own_smtp_backend_named_in_the_environment_is_the_signing_one():
+    """An operator who names Django's SMTP backend still gets their mail signed when a
+    DKIM key is configured: the signing mailer is the same one with that step added."""
+    environ = {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "smtp.example.org"}
+    config = mailer_config(ROOT, environ=environ)
+    assert config["BACKEND"] == "coupsite.dkim_signing.EmailBackend"
+    assert config["OPTIONS"]["host"] == "smtp.example.org"
 
 
 def test_live_settings_follow_the_environment():
