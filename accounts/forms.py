@@ -45,7 +45,7 @@ def time_zone_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "time_zone", "email_mode", "practice_emails"]
+        fields = ["display_name", "language", "time_zone", "email_mode", "digest_hour", "practice_emails"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -57,8 +57,21 @@ class ProfileForm(forms.ModelForm):
             help_text=Profile._meta.get_field("time_zone").help_text,
         )
 
+        self.fields["digest_hour"] = forms.TypedChoiceField(
+            label=_("Daily digest at"),
+            choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+            coerce=int,
+            empty_value=None,
+            required=False,  # left out: the hour stays as it was
+            help_text=Profile._meta.get_field("digest_hour").help_text,
+        )
+
     def clean_time_zone(self):
         return self.cleaned_data.get("time_zone") or self.instance.time_zone or "UTC"
+
+    def clean_digest_hour(self):
+        hour = self.cleaned_data.get("digest_hour")
+        return self.instance.digest_hour if hour is None else hour
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

@@ -6,6 +6,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
@@ -54,6 +55,15 @@ class Profile(models.Model):
         validators=[validate_time_zone],
         help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
     )
+    digest_hour = models.PositiveSmallIntegerField(
+        _("daily digest at"),
+        default=8,
+        validators=[MaxValueValidator(23)],
+        help_text=_("The hour of your morning, in your time zone, at which the daily digest arrives."),
+    )
+    # The day (in the player's time zone) of the last digest queued for them, so an
+    # hourly run that comes again, or twice, within their hour sends nothing twice.
+    digest_sent_on = models.DateField(null=True, blank=True, editable=False)
     # A computer player's account: its level (empty for a person). It has no email
     # address and no usable password, so it can neither sign in nor be written to.
     bot_level = models.CharField(max_length=20, blank=True, default="", editable=False)

@@ -173,8 +173,8 @@ CELERY_BEAT_SCHEDULE = {
     # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
-    # Players who chose the daily digest get it once a day at DIGEST_HOUR (UTC).
-    "send-digests": {"task": "games.tasks.send_digests", "schedule": crontab(minute=0, hour=env_int("DIGEST_HOUR", 7))},
+    # Every hour, the daily digest of the players whose chosen hour it now is in their zone.
+    "send-digests": {"task": "games.tasks.send_digests", "schedule": crontab(minute=0)},
     # Tasks the broker could not take when their change was saved (outbox/services.py);
     # a run not started within the interval is dropped, the next one does its work.
     "relay-outbox": {"task": "outbox.tasks.relay", "schedule": 10.0, "options": {"expires": 10.0}},

@@ -10,7 +10,8 @@ names by ``games.mail.emails`` (imported here, as the worker imports this module
 queue (settings ``CELERY_TASK_ROUTES``)."""
 
 import uuid
-from datetime import timedelta
+import zoneinfo
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -19,9 +20,9 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import EmailMode
+from accounts.models import EmailMode, Profile
 from games.mail import emails
-from games.models import Game, Seat
+from games.models import Game
 from games.services import bots, clock, play, preferences, presence, verification
 from games.services.attention import game_isolated
 from games.services.errors import ServiceError
@@ -156,22 +157,36 @@ def give_standing_answers(user_id: int) -> int:
 
 @shared_task(ignore_result=True)
 def send_digests() -> int:
-    """Once a day (beat): queue a digest for every player who chose one and sits at a
-    game in play (``emails.send_digest`` skips those no game waits for). Each player
-    is first claimed for the day in the shared cache, so a repeated or redelivered
-    run sends nobody a second digest."""
-    day = timezone.now().date().isoformat()
-    user_ids = (
-        Seat.objects.filter(game__status=Game.Status.ACTIVE, user__profile__email_mode=EmailMode.DIGEST)
-        .order_by("user_id")  # not Seat's default ordering, which would defeat distinct()
-        .values_list("user_id", flat=True)
+    """Every hour (beat): the digests due now (``queue_digests``)."""
+    return queue_digests(timezone.now())
+
+
+def queue_digests(now: datetime) -> int:
+    """Queue a digest for every player who chose one, sits at a game in play, and
+    whose local hour at ``now`` is the hour they chose (``Profile.digest_hour``), so
+    each gets it in their own morning (``emails.send_digest`` skips those no game
+    waits for). Each player is first claimed for their local day
+    (``Profile.digest_sent_on``) in the transaction that queues the digest, so a
+    repeated or redelivered run within the hour sends nobody a second one."""
+    profiles = (
+        Profile.objects.filter(email_mode=EmailMode.DIGEST, user__seats__game__status=Game.Status.ACTIVE)
+        .values_list("pk", "user_id", "time_zone", "digest_hour")
         .distinct()
     )
     queued = 0
-    for user_id in user_ids:
-        if cache.add(f"digest:{day}:{user_id}", True, timeout=2 * 24 * 3600):
-            outbox.send(emails.send_digest.s(user_id))
-            queued += 1
+    for profile_id, user_id, zone, hour in profiles:
+        local = now.astimezone(zoneinfo.ZoneInfo(zone))
+        if local.hour != hour:
+            continue
+        with transaction.atomic():
+            claimed = (
+                Profile.objects.filter(pk=profile_id)
+                .exclude(digest_sent_on=local.date())
+                .update(digest_sent_on=local.date())
+            )
+            if claimed:
+                outbox.send(emails.send_digest.s(user_id))
+                queued += 1
     return queued
 
 

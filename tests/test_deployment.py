@@ -62,3 +62,9 @@ def test_beat_runs_the_outbox_relay_often_and_verifies_every_game_daily():
     assert schedule["outbox.tasks.relay"]["schedule"] <= 10
     verify = schedule["games.tasks.verify_games"]["schedule"]
     assert (verify.hour, verify.minute) == ({3}, {30})  # once a day
+
+
+def test_beat_runs_the_digest_pass_every_hour_so_each_zones_morning_has_one():
+    schedule = {entry["task"]: entry for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    digests = schedule["games.tasks.send_digests"]["schedule"]
+    assert (digests.hour, digests.minute) == (set(range(24)), {0})

@@ -3,18 +3,20 @@
 import html
 import mailbox
 import re
-import uuid
+import zoneinfo
+from datetime import UTC, datetime
 from urllib.parse import urlparse
 
 import pytest
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 
-from accounts.models import EmailMode, profile_of
+from accounts.models import EmailMode, Profile, profile_of
 from games import tasks
 from games.mail import emails
-from tests.players import started_game
+from tests.players import make_player, started_game
 
 MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
 
@@ -139,14 +141,6 @@ def test_the_mailbox_view_refuses_without_debug_even_if_routed(maildir, debug_on
 # ---- the daily digest -------------------------------------------------------------------
 
 
-@pytest.fixture
-def fresh_cache(settings):
-    """An empty cache of this test's own, for the digest's once-a-day claims."""
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}
-    }
-
-
 def _choose(user, mode):
     profile = profile_of(user)
     profile.email_mode = mode
@@ -174,20 +168,80 @@ def test_the_digest_lists_only_the_games_waiting_for_the_player(ana, ben, cai):
     assert "List-Unsubscribe" in digest.extra_headers
 
 
+def _live_in(user, zone: str, digest_hour: int = 8):
+    profile = profile_of(user)
+    profile.time_zone = zone
+    profile.digest_hour = digest_hour
+    profile.save()
+
+
+def _queued_digests(at: str, capture) -> list:
+    """Run the hourly digest pass at the UTC instant ``at`` and return the addresses
+    it wrote to."""
+    mail.outbox.clear()
+    with capture(execute=True):
+        tasks.queue_digests(datetime.fromisoformat(at).replace(tzinfo=UTC))
+    return sorted(m.to[0] for m in _digests())
+
+
 def test_the_digest_task_writes_to_digest_players_only_and_once_a_day(
-    fresh_cache, ana, ben, cai, django_capture_on_commit_callbacks
+    ana, ben, cai, django_capture_on_commit_callbacks
 ):
     _choose(ana, EmailMode.DIGEST)
     _choose(cai, EmailMode.DIGEST)
     started_game(ana, ben)  # waits for Ana
     started_game(ben, cai)  # waits for Ben, who chose every email: no digest
-    mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        tasks.send_digests()
-    assert [m.to for m in _digests()] == [["ana@example.com"]]  # and none to Cai, whom nothing waits for
-    with django_capture_on_commit_callbacks(execute=True):
-        tasks.send_digests()
-    assert len(_digests()) == 1
+    # None of them moved from UTC: their 8:00 is 08:00 UTC.
+    # And none to Cai, whom nothing waits for.
+    assert _queued_digests("2026-11-27T08:00", django_capture_on_commit_callbacks) == ["ana@example.com"]
+    assert _queued_digests("2026-11-27T08:00", django_capture_on_commit_callbacks) == []
+
+
+def test_each_player_gets_the_digest_at_their_own_morning_and_once_a_day(
+    ana, ben, cai, django_capture_on_commit_callbacks
+):
+    for user, zone in ((ana, "America/Sao_Paulo"), (cai, "Europe/Madrid")):
+        _choose(user, EmailMode.DIGEST)
+        _live_in(user, zone)
+    started_game(ana, ben)  # waits for Ana
+    started_game(cai, ben)  # waits for Cai
+    capture = django_capture_on_commit_callbacks
+    # In November Madrid is UTC+1 and São Paulo UTC-3: 8:00 there is 07:00 and 11:00 UTC.
+    assert _queued_digests("2026-11-27T06:00", capture) == []
+    assert _queued_digests("2026-11-27T07:00", capture) == ["cai@example.com"]
+    assert _queued_digests("2026-11-27T07:40", capture) == []  # the same hour again: nothing twice
+    assert _queued_digests("2026-11-27T08:00", capture) == []
+    assert _queued_digests("2026-11-27T11:00", capture) == ["ana@example.com"]
+    assert _queued_digests("2026-11-27T11:00", capture) == []
+    assert _queued_digests("2026-11-28T07:00", capture) == ["cai@example.com"]  # the next morning
+
+
+def test_the_digest_comes_at_the_hour_the_player_chose(ana, ben, django_capture_on_commit_callbacks):
+    _choose(ana, EmailMode.DIGEST)
+    _live_in(ana, "Europe/Madrid", digest_hour=6)
+    started_game(ana, ben)
+    assert _queued_digests("2026-11-27T07:00", django_capture_on_commit_callbacks) == []
+    assert _queued_digests("2026-11-27T05:00", django_capture_on_commit_callbacks) == ["ana@example.com"]
+
+
+def test_the_worker_sends_each_player_one_digest_at_their_hour_over_smtp(celery_worker, smtp):
+    ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
+    now = timezone.now()
+    zones = {ana: "America/Sao_Paulo", cai: "Europe/Madrid"}
+    for user, zone in zones.items():
+        _choose(user, EmailMode.DIGEST)
+        # The hour it is now there: each one's digest is due in this run.
+        _live_in(user, zone, digest_hour=now.astimezone(zoneinfo.ZoneInfo(zone)).hour)
+    started_game(ana, ben)
+    started_game(cai, ben)
+    celery_worker.drain()
+    smtp.clear()
+    for _run in range(2):  # a beat run delivered twice
+        tasks.send_digests.delay()
+        celery_worker.drain()
+    digests = [m for m in smtp.messages if "waiting for you" in m.subject]
+    assert sorted(m.to[0] for m in digests) == [ana.email, cai.email]
+    assert not Profile.objects.filter(user__in=list(zones), digest_sent_on=None).exists()
 
 
 def test_no_digest_when_no_game_waits(ana, ben):

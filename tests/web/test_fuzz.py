@@ -49,6 +49,7 @@ FIELDS = [
     "first",
     "reminders",
     "email_mode",
+    "digest_hour",
     "time_zone",
     "always_prove",
     "lose_first_0",

@@ -277,6 +277,26 @@ def test_the_profile_turns_the_emails_of_practice_games_on_and_off(client, ana):
     assert not Profile.objects.get(user=ana).practice_emails
 
 
+def test_the_profile_chooses_the_hour_of_the_daily_digest(client, ana):
+    assert Profile.objects.get(user=ana).digest_hour == 8  # the morning, unless chosen
+    html = html_of(client, ana, reverse("profile"))
+    assert 'name="digest_hour"' in html and "Daily digest at" in html and ">06:00<" in html
+    as_user(client, ana).post(reverse("profile"), profile_form_data(ana, digest_hour="6"))
+    assert Profile.objects.get(user=ana).digest_hour == 6
+    as_user(client, ana).post(reverse("profile"), profile_form_data(ana))  # left out: kept
+    assert Profile.objects.get(user=ana).digest_hour == 6
+    for wrong in ("24", "-1", "seven"):
+        form = ProfileForm(profile_form_data(ana, digest_hour=wrong), instance=profile_of(ana))
+        assert not form.is_valid() and "digest_hour" in form.errors
+
+
+def test_the_digest_hour_is_labelled_in_the_players_language(client, ana):
+    profile = profile_of(ana)
+    profile.language = "es"
+    profile.save()
+    assert "Resumen diario a las" in html_of(client, ana, reverse("profile"))
+
+
 def test_the_profile_refuses_unknown_zones(ana):
     form = ProfileForm(profile_form_data(ana, time_zone="Mars/Olympus_Mons"), instance=profile_of(ana))
     assert not form.is_valid() and "time_zone" in form.errors
