@@ -3,7 +3,8 @@
 Runs after AuthenticationMiddleware: LocaleMiddleware has already picked a language
 from the cookie or the browser, and a signed-in user's profile overrides it. The
 profile's time zone is active for the request (one query reads both), so every date
-a page shows is in the player's zone; anyone else sees UTC.
+a page shows is in the player's zone; anyone else sees UTC. A player still on UTC who
+has not declined it is offered the zone their browser gives (``request.time_zone_offer``).
 """
 
 import zoneinfo
@@ -20,11 +21,12 @@ class ProfileLanguageMiddleware:
     def __call__(self, request):
         user = getattr(request, "user", None)
         timezone.deactivate()  # a thread serves many users: start from UTC
+        request.time_zone_offer = False
         if user is not None and user.is_authenticated:
-            language, zone = Profile.objects.filter(user=user).values_list("language", "time_zone").first() or (
-                None,
-                None,
-            )
+            language, zone, declined = Profile.objects.filter(user=user).values_list(
+                "language", "time_zone", "time_zone_offer_declined"
+            ).first() or (None, None, False)
+            request.time_zone_offer = zone == "UTC" and not declined
             if language and translation.check_for_language(language):
                 translation.activate(language)
                 request.LANGUAGE_CODE = translation.get_language()

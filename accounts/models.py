@@ -55,6 +55,8 @@ class Profile(models.Model):
         validators=[validate_time_zone],
         help_text=_("Dates and deadlines on the pages and in the emails are shown in this time zone."),
     )
+    # The player said "no thanks" to the time zone their browser gave: never offered again.
+    time_zone_offer_declined = models.BooleanField(default=False, editable=False)
     digest_hour = models.PositiveSmallIntegerField(
         _("daily digest at"),
         default=8,

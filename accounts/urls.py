@@ -4,4 +4,5 @@ from accounts import views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("profile/time-zone/", views.time_zone_offer, name="time_zone_offer"),
 ]

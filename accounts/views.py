@@ -5,15 +5,18 @@ choice in the profile."""
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm
-from accounts.models import profile_of
+from accounts.models import profile_of, validate_time_zone
 from accounts.services import profile_language_set
 from games.kinds import KINDS
 from games.services.notifications import preferences_changed
@@ -37,6 +40,32 @@ def profile(request):
         messages.success(request, _("Your profile is saved."))
         return remember_language(redirect("profile"), instance.language)
     return render(request, "accounts/profile.html", {"form": form, "sections": sections})
+
+
+@login_required
+@require_POST
+def time_zone_offer(request):
+    """The player's answer to the time zone their browser gave (offered on every page
+    while they are on UTC): "use it" sets it, "no thanks" is remembered, so the
+    offer is not made again. Either way back to the page they were on."""
+    profile = profile_of(request.user)
+    if request.POST.get("answer") == "use":
+        zone = request.POST.get("time_zone", "")
+        try:
+            validate_time_zone(zone)
+        except ValidationError:
+            messages.error(request, _("Your browser gave a time zone we do not know: choose yours on your profile."))
+        else:
+            profile.time_zone = zone
+            profile.save(update_fields=["time_zone"])
+            messages.success(request, _("Times are now shown in %(zone)s.") % {"zone": zone.replace("_", " ")})
+    else:
+        profile.time_zone_offer_declined = True
+        profile.save(update_fields=["time_zone_offer_declined"])
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, require_https=request.is_secure()):
+        back = reverse("home")
+    return redirect(back)
 
 
 def _preference_sections(user, data) -> list:

@@ -152,3 +152,18 @@ function keepReplayInView() {
 
 document.addEventListener("DOMContentLoaded", keepReplayInView);
 document.addEventListener("htmx:afterSwap", keepReplayInView);
+
+// A player still on UTC is offered the time zone their browser gives (the server
+// includes the form only then); a zone the browser does not know, or UTC itself,
+// is not worth a question.
+function offerTimeZone() {
+  const offer = document.querySelector("form[data-zone-offer]");
+  if (!offer) return;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zone || zone === "UTC" || zone === "Etc/UTC") return;
+  offer.elements.time_zone.value = zone;
+  offer.querySelector("[data-zone-name]").textContent = zone.replaceAll("_", " ");
+  offer.hidden = false;
+}
+
+document.addEventListener("DOMContentLoaded", offerTimeZone);

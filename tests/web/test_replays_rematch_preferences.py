@@ -358,3 +358,28 @@ def test_the_replay_and_the_preferences_speak_the_players_language(client, ana, 
     assert "Paso 1 de" in html_of(client, ana, reverse("game_replay", args=[game.pk]))
     html = html_of(client, ana, reverse("profile"))
     assert "Zona horaria" in html and "Respuestas fijas" in html
+
+
+def test_the_zone_offer_refuses_an_unknown_zone_and_an_outside_return_address(client, ana):
+    offer = reverse("time_zone_offer")
+    response = as_user(client, ana).post(
+        offer, {"answer": "use", "time_zone": "Mars/Olympus_Mons", "next": "https://evil.example/"}, follow=True
+    )
+    assert response.status_code == 200 and response.redirect_chain[-1][0] == reverse("home")
+    assert "Your browser gave a time zone we do not know" in response.content.decode()
+    assert Profile.objects.get(user=ana).time_zone == "UTC"
+    assert client.get(offer).status_code == 405
+    client.logout()
+    assert client.post(offer, {"answer": "use", "time_zone": "Europe/Madrid"}).status_code == 302
+    assert Profile.objects.get(user=ana).time_zone == "UTC"  # only a signed-in player answers for themselves
+
+
+def test_the_zone_offer_is_made_only_to_a_player_still_on_utc_who_did_not_decline(client, ana):
+    assert "data-zone-offer" in html_of(client, ana, reverse("home"))
+    as_user(client, ana).post(reverse("time_zone_offer"), {"answer": "decline", "next": reverse("profile")})
+    assert "data-zone-offer" not in html_of(client, ana, reverse("home"))
+    profile = profile_of(ana)
+    profile.time_zone_offer_declined = False
+    profile.time_zone = "Europe/Madrid"
+    profile.save()
+    assert "data-zone-offer" not in html_of(client, ana, reverse("home"))
