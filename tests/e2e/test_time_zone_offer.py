@@ -4,6 +4,7 @@ without their click, and a "no thanks" is remembered."""
 import pytest
 
 from accounts.models import Profile
+from tests.e2e import axe
 from tests.e2e.helpers import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,6 +22,8 @@ def test_a_new_player_is_offered_their_browsers_zone_and_takes_it(new_page, live
     assert offer.is_visible()
     assert "Your clock says Europe/Madrid: use it?" in offer.inner_text()
     assert Profile.objects.get(user=user).time_zone == "UTC"  # offered, not changed
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert axe.violations(page) == []
     offer.get_by_role("button", name="Use this time zone").click()
     page.wait_for_load_state()
     assert "Times are now shown in Europe/Madrid." in page.inner_text("main")
