@@ -19,7 +19,8 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import TestCase
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import profile_of
 from games.kinds.coup.words.replies import read_line
@@ -264,8 +265,10 @@ MAIL_CLIENT_REPLIES = {
     "outlook-en-plain-empty.eml": ("en", None),
     "outlook-en-html-empty.eml": ("en", None),
     "outlook-es-plain.eml": ("es", "intercambio"),
+    "outlook-es-plain-empty.eml": ("es", None),
     "outlook-es-html.eml": ("es", "impuestos"),
     "outlook-pt-plain.eml": ("pt-br", "imposto"),
+    "outlook-pt-html-empty.eml": ("pt-br", None),
     "apple-en-plain.eml": ("en", "steal ben"),
     "apple-es-html.eml": ("es", "ayuda exterior"),
     "apple-pt-plain.eml": ("pt-br", "roubar cai"),
@@ -292,14 +295,17 @@ def test_a_reply_written_by_a_mail_client_plays_what_its_player_wrote(game, ana,
     version = game.version
     outcome = receive(message)
     game.refresh_from_db()
+    with translation.override(language):
+        subject, problem = gettext("Reply not played:"), gettext("We found no answer in your reply.")
+    explained = [mail for mail in smtp.to(ana.email) if mail.subject.startswith(subject)]
     if answer is None:
         assert (outcome.status, outcome.reason) == ("explained", "no-answer")
         assert game.version == version
-        assert len(explanations(smtp)) == 1
+        assert len(explained) == 1 and problem in explained[0].text
     else:
         assert (outcome.status, outcome.answer) == ("played", answer)
         assert game.version > version
-        assert explanations(smtp) == []
+        assert explained == []
 
 
 # ---- what is not played ------------------------------------------------------------------
