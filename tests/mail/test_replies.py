@@ -259,10 +259,12 @@ CORPUS = Path(__file__).parent / "replies"
 MAIL_CLIENT_REPLIES = {
     "gmail-en-plain.eml": ("en", "tax"),
     "gmail-en-plain-signature-only.eml": ("en", None),
+    "gmail-en-html.eml": ("en", "exchange"),
     "gmail-es-html.eml": ("es", "impuestos"),
     "gmail-pt-plain.eml": ("pt-br", "imposto"),
     "outlook-en-plain.eml": ("en", "foreign aid"),
     "outlook-en-plain-empty.eml": ("en", None),
+    "outlook-en-plain-original-message.eml": ("en", "steal cai"),
     "outlook-en-html-empty.eml": ("en", None),
     "outlook-es-plain.eml": ("es", "intercambio"),
     "outlook-es-plain-empty.eml": ("es", None),
