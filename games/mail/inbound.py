@@ -274,6 +274,9 @@ def html_to_text(html: str) -> str:
 
 # Where the player's own text ends: their signature.
 SIGNATURE = re.compile(r"^--\s*$")
+# How many lines of a reply are read: a player's words are at its top, or below one
+# quoted email of ours, far shorter. A huge message read whole would only cost time.
+READ_LINES = 1000
 
 
 def first_line(text: str) -> str:
@@ -284,7 +287,8 @@ def first_line(text: str) -> str:
     ("On … wrote:", "El … escribió:", "Em … escreveu:"), Outlook's header blocks
     ("From: … Sent: …", "De: … Enviado: …") and separators ("-----Original
     Message-----") of the mail clients in the languages players use."""
-    unwrapped = quotequail.unwrap(text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = "\n".join(text.splitlines()[:READ_LINES])
+    unwrapped = quotequail.unwrap(text)
     parts = [unwrapped.get("text_top", ""), unwrapped.get("text_bottom", "")] if unwrapped else [text]
     return next(filter(None, map(_first_own_line, parts)), "")
 

@@ -9,6 +9,7 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -308,6 +309,13 @@ def test_a_reply_written_by_a_mail_client_plays_what_its_player_wrote(game, ana,
         assert (outcome.status, outcome.answer) == ("played", answer)
         assert game.version > version
         assert explained == []
+
+
+def test_a_huge_reply_is_read_in_a_moment():
+    """Reading all of a 2 MB quote would take the quote finder many seconds."""
+    started = time.perf_counter()
+    assert first_line("tax\n\nOn Mon, Coup wrote:\n" + "> steal ben, then steal cai\n" * 80_000) == "tax"
+    assert time.perf_counter() - started < 2
 
 
 # ---- what is not played ------------------------------------------------------------------
