@@ -219,9 +219,9 @@ def reply_text(message: EmailMessage) -> str:
 
 
 class _TextOfHTML(HTMLParser):
-    """Text of an HTML reply, one line per block, with quoted replies (``<blockquote>``,
-    which Gmail, Apple Mail and Thunderbird use) prefixed by "> " as in a plain-text
-    reply, so that one reading of quotes serves both kinds of reply."""
+    """Text of an HTML reply, one line per block, with the lines of quoted replies
+    (``<blockquote>``, which Gmail, Apple Mail and Thunderbird use) starting with "> "
+    as in a plain-text reply, so that one reading of quotes serves both kinds of reply."""
 
     BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "pre", "table", "blockquote"}
     SKIPPED = {"style", "script", "head", "title"}
@@ -230,10 +230,14 @@ class _TextOfHTML(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = [""]
-        self.stack: list[tuple[str, bool, bool]] = []  # open tags: whether each hides, and quotes, its content
+        self.stack: list[str] = []  # the open tags
+        # How many of them hide their content, and how many quote it: counted as they
+        # open and close, so that deeply nested HTML costs no more than flat HTML.
+        self.hiding = self.quoting = 0
 
-    def _quote_depth(self) -> int:
-        return sum(quotes for _tag, _hides, quotes in self.stack)
+    def _count(self, tag: str, change: int):
+        self.hiding += change * (tag in self.SKIPPED)
+        self.quoting += change * (tag == "blockquote")
 
     def _new_line(self):
         if self.lines[-1].strip(" >"):
@@ -244,24 +248,27 @@ class _TextOfHTML(HTMLParser):
             self._new_line()
         if tag in self.VOID:
             return
-        self.stack.append((tag, tag in self.SKIPPED, tag == "blockquote"))
+        self.stack.append(tag)
+        self._count(tag, 1)
 
     def handle_endtag(self, tag):
         for index in range(len(self.stack) - 1, -1, -1):
-            if self.stack[index][0] == tag:
+            if self.stack[index] == tag:
+                for closed in self.stack[index:]:
+                    self._count(closed, -1)
                 del self.stack[index:]
                 break
         if tag in self.BLOCKS:
             self._new_line()
 
     def handle_data(self, data):
-        if any(hides for _tag, hides, _quotes in self.stack):
+        if self.hiding:
             return
         for number, text in enumerate(data.split("\n")):
             if number:
                 self._new_line()
-            if not self.lines[-1] and text.strip():
-                self.lines[-1] = "> " * self._quote_depth()
+            if text.strip() and not self.lines[-1].strip():  # a line's first words
+                self.lines[-1] = "> " if self.quoting else ""
             self.lines[-1] += text
 
 

@@ -247,8 +247,8 @@ def test_reading_the_first_line():
     assert first_line("\n  allow  \n\nOn Mon, 1 Jan 2026, X <x@y>\nwrote:\n> challenge") == "allow"
     assert first_line("On Mon, 1 Jan 2026, X <x@y> wrote:\n> challenge\n\nallow\n") == "allow"  # written below
     assert first_line("-- \nallow") == ""
-    html = "<p>block <b>duke</b></p><blockquote>allow<blockquote>steal</blockquote></blockquote>"
-    assert html_to_text(html).split("\n")[:3] == ["block duke", "> allow", "> > steal"]
+    html = "<p>block <b>duke</b></p><blockquote>allow<blockquote>\n  <p>steal</p></blockquote></blockquote>"
+    assert html_to_text(html).split("\n")[:3] == ["block duke", "> allow", "> steal"]
     reading = read_line("Bloqueo como Capitán, gracias", {"p1": "Ana", "p2": "Ben"})
     assert (reading.act_names, reading.cards, reading.unknown) == (["block"], ["captain"], [])
 
