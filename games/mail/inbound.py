@@ -31,6 +31,7 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from html.parser import HTMLParser
 
+import quotequail
 from anymail import urls as anymail_urls
 from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
@@ -201,7 +202,7 @@ def _written_at(message: EmailMessage):
 
 
 def reply_text(message: EmailMessage) -> str:
-    """The plain text of the reply, or its HTML reduced to text (quoted parts dropped)."""
+    """The plain text of the reply, or its HTML as a mail client shows it as text."""
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return ""
@@ -218,79 +219,95 @@ def reply_text(message: EmailMessage) -> str:
 
 
 class _TextOfHTML(HTMLParser):
-    """Text of an HTML reply, one line per block, without quoted replies
-    (``<blockquote>``, Gmail's ``gmail_quote``, Thunderbird's cite prefix)."""
+    """Text of an HTML reply, one line per block, with the lines of quoted replies
+    (``<blockquote>``, which Gmail, Apple Mail and Thunderbird use) starting with "> "
+    as in a plain-text reply, so that one reading of quotes serves both kinds of reply."""
 
-    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "pre", "table"}
-    SKIPPED = {"blockquote", "style", "script", "head", "title"}
-    QUOTE_CLASSES = {"gmail_quote", "moz-cite-prefix", "yahoo_quoted", "gmail_attr"}
+    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "pre", "table", "blockquote"}
+    SKIPPED = {"style", "script", "head", "title"}
+    VOID = {"br", "hr", "img", "meta", "link", "input", "wbr", "col", "area", "base", "source"}
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.stack: list[tuple[str, bool]] = []  # open tags, and whether each hides its content
+        self.lines: list[str] = [""]
+        self.stack: list[str] = []  # the open tags
+        # How many of them hide their content, and how many quote it: counted as they
+        # open and close, so that deeply nested HTML costs no more than flat HTML.
+        self.hiding = self.quoting = 0
 
-    def _hidden(self) -> bool:
-        return any(hides for _tag, hides in self.stack)
+    def _count(self, tag: str, change: int):
+        self.hiding += change * (tag in self.SKIPPED)
+        self.quoting += change * (tag == "blockquote")
+
+    def _new_line(self):
+        if self.lines[-1].strip(" >"):
+            self.lines.append("")
 
     def handle_starttag(self, tag, attrs):
         if tag in self.BLOCKS:
-            self.parts.append("\n")
-        if tag in ("br", "hr", "img", "meta", "link", "input"):
+            self._new_line()
+        if tag in self.VOID:
             return
-        classes = set((dict(attrs).get("class") or "").split())
-        self.stack.append((tag, tag in self.SKIPPED or bool(classes & self.QUOTE_CLASSES)))
+        self.stack.append(tag)
+        self._count(tag, 1)
 
     def handle_endtag(self, tag):
         for index in range(len(self.stack) - 1, -1, -1):
-            if self.stack[index][0] == tag:
+            if self.stack[index] == tag:
+                for closed in self.stack[index:]:
+                    self._count(closed, -1)
                 del self.stack[index:]
                 break
         if tag in self.BLOCKS:
-            self.parts.append("\n")
+            self._new_line()
 
     def handle_data(self, data):
-        if not self._hidden():
-            self.parts.append(data)
+        if self.hiding:
+            return
+        for number, text in enumerate(data.split("\n")):
+            if number:
+                self._new_line()
+            if text.strip() and not self.lines[-1].strip():  # a line's first words
+                self.lines[-1] = "> " if self.quoting else ""
+            self.lines[-1] += text
 
 
 def html_to_text(html: str) -> str:
     parser = _TextOfHTML()
     parser.feed(html)
     parser.close()
-    return "".join(parser.parts)
+    return "\n".join(parser.lines)
 
 
-# "On Mon, 3 Jan 2026, Coup <play+…> wrote:", in the languages mail clients use.
-ATTRIBUTION = re.compile(
-    r"^(on|el|em|le|am|op|il)\b.*\b(wrote|escribi[oó]|escreveu|a [ée]crit|schrieb|schreef|ha scritto)\s*:?$",
-    re.IGNORECASE,
-)
-# Where a reply's own text ends: a signature ("-- "), or a forwarded or quoted original.
-ENDS = re.compile(r"^(--|_{5,}|-{3,}\s*(original message|mensaje original|mensagem original)\s*-{3,})$", re.IGNORECASE)
+# Where the player's own text ends: their signature.
+SIGNATURE = re.compile(r"^--\s*$")
+# How many lines of a reply are read: a player's words are at its top, or below one
+# quoted email of ours, far shorter. A huge message read whole would only cost time.
+READ_LINES = 1000
 
 
 def first_line(text: str) -> str:
-    """The first line the player wrote: quoted lines (">"), an "On … wrote:"
-    attribution (even wrapped over up to three lines) and everything below a
-    signature separator are not theirs."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    index = 0
-    while index < len(lines):
-        line = lines[index].strip()
-        if ENDS.match(line):
+    """The first line the player wrote: above the original their mail client quoted
+    (or, in a reply written below it, under it), and above their signature.
+
+    The quoted original is found by quotequail, which knows the attribution lines
+    ("On … wrote:", "El … escribió:", "Em … escreveu:"), Outlook's header blocks
+    ("From: … Sent: …", "De: … Enviado: …") and separators ("-----Original
+    Message-----") of the mail clients in the languages players use."""
+    text = "\n".join(text.splitlines()[:READ_LINES])
+    unwrapped = quotequail.unwrap(text)
+    parts = [unwrapped.get("text_top", ""), unwrapped.get("text_bottom", "")] if unwrapped else [text]
+    return next(filter(None, map(_first_own_line, parts)), "")
+
+
+def _first_own_line(text: str) -> str:
+    """The first line of ``text`` that is neither blank nor quoted, above a signature."""
+    for line in text.splitlines():
+        line = line.strip()
+        if SIGNATURE.match(line):
             return ""
-        if not line or line.startswith(">"):
-            index += 1
-            continue
-        attribution = next(
-            (size for size in (1, 2, 3) if ATTRIBUTION.match(" ".join(x.strip() for x in lines[index : index + size]))),
-            None,
-        )
-        if attribution:
-            index += attribution
-            continue
-        return line
+        if line and not line.startswith(">"):
+            return line
     return ""
 
 

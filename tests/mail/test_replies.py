@@ -9,15 +9,19 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 from datetime import timedelta
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import TestCase
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import profile_of
 from games.kinds.coup.words.replies import read_line
@@ -240,11 +244,78 @@ def test_an_html_reply_without_the_gmail_quote(game, ana):
 
 
 def test_reading_the_first_line():
-    assert first_line("\n\n> quoted\nOn Mon, 1 Jan, X <x@y>\nwrote:\n  allow  \nchallenge") == "allow"
+    assert first_line("\n  allow  \n\nOn Mon, 1 Jan 2026, X <x@y>\nwrote:\n> challenge") == "allow"
+    assert first_line("On Mon, 1 Jan 2026, X <x@y> wrote:\n> challenge\n\nallow\n") == "allow"  # written below
     assert first_line("-- \nallow") == ""
-    assert html_to_text("<p>block <b>duke</b></p><blockquote>allow</blockquote>").strip() == "block duke"
+    html = "<p>block <b>duke</b></p><blockquote>allow<blockquote>\n  <p>steal</p></blockquote></blockquote>"
+    assert html_to_text(html).split("\n")[:3] == ["block duke", "> allow", "> steal"]
     reading = read_line("Bloqueo como Capitán, gracias", {"p1": "Ana", "p2": "Ben"})
     assert (reading.act_names, reading.cards, reading.unknown) == (["block"], ["captain"], [])
+
+
+# Replies as mail clients write them (tests/mail/replies/), each answering Ana's first
+# move with a quoted original that lists other answers: the language Ana reads and the
+# answer her own words give, or None where she wrote none above the quote.
+CORPUS = Path(__file__).parent / "replies"
+MAIL_CLIENT_REPLIES = {
+    "gmail-en-plain.eml": ("en", "tax"),
+    "gmail-en-plain-signature-only.eml": ("en", None),
+    "gmail-en-html.eml": ("en", "exchange"),
+    "gmail-es-html.eml": ("es", "impuestos"),
+    "gmail-pt-plain.eml": ("pt-br", "imposto"),
+    "outlook-en-plain.eml": ("en", "foreign aid"),
+    "outlook-en-plain-empty.eml": ("en", None),
+    "outlook-en-plain-original-message.eml": ("en", "steal cai"),
+    "outlook-en-html-empty.eml": ("en", None),
+    "outlook-es-plain.eml": ("es", "intercambio"),
+    "outlook-es-plain-empty.eml": ("es", None),
+    "outlook-es-html.eml": ("es", "impuestos"),
+    "outlook-pt-plain.eml": ("pt-br", "imposto"),
+    "outlook-pt-html-empty.eml": ("pt-br", None),
+    "apple-en-plain.eml": ("en", "steal ben"),
+    "apple-es-html.eml": ("es", "ayuda exterior"),
+    "apple-pt-plain.eml": ("pt-br", "roubar cai"),
+    "thunderbird-en-plain.eml": ("en", "income"),
+    "thunderbird-es-plain.eml": ("es", "robar ben"),
+    "thunderbird-pt-html.eml": ("pt-br", "renda"),
+}
+
+
+def test_the_corpus_holds_every_reply_listed():
+    assert sorted(path.name for path in CORPUS.glob("*.eml")) == sorted(MAIL_CLIENT_REPLIES)
+
+
+@pytest.mark.parametrize("name", sorted(MAIL_CLIENT_REPLIES))
+def test_a_reply_written_by_a_mail_client_plays_what_its_player_wrote(game, ana, smtp, name):
+    language, answer = MAIL_CLIENT_REPLIES[name]
+    profile = profile_of(ana)
+    profile.language = language
+    profile.save()
+    message = message_from_bytes((CORPUS / name).read_bytes(), policy=policy.default)
+    # Sent to this game's signed address, just now (the corpus was written for game #1).
+    message.replace_header("To", reply_address(seat_of(game, ana)))
+    message.replace_header("Date", format_datetime(timezone.now()))
+    version = game.version
+    outcome = receive(message)
+    game.refresh_from_db()
+    with translation.override(language):
+        subject, problem = gettext("Reply not played:"), gettext("We found no answer in your reply.")
+    explained = [mail for mail in smtp.to(ana.email) if mail.subject.startswith(subject)]
+    if answer is None:
+        assert (outcome.status, outcome.reason) == ("explained", "no-answer")
+        assert game.version == version
+        assert len(explained) == 1 and problem in explained[0].text
+    else:
+        assert (outcome.status, outcome.answer) == ("played", answer)
+        assert game.version > version
+        assert explained == []
+
+
+def test_a_huge_reply_is_read_in_a_moment():
+    """Reading all of a 2 MB quote would take the quote finder many seconds."""
+    started = time.perf_counter()
+    assert first_line("tax\n\nOn Mon, Coup wrote:\n" + "> steal ben, then steal cai\n" * 80_000) == "tax"
+    assert time.perf_counter() - started < 2
 
 
 # ---- what is not played ------------------------------------------------------------------
