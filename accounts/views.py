@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -63,9 +64,12 @@ def time_zone_offer(request):
         profile.time_zone_offer_declined = True
         profile.save(update_fields=["time_zone_offer_declined"])
     back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, require_https=request.is_secure()):
+    # A path of this site only: anything else (another site, a bare word redirect()
+    # would take for a URL name, a control character) goes home.
+    on_this_site = url_has_allowed_host_and_scheme(back, {request.get_host()}, require_https=request.is_secure())
+    if not (on_this_site and back.startswith("/") and back.isprintable()):
         back = reverse("home")
-    return redirect(back)
+    return HttpResponseRedirect(back)
 
 
 def _preference_sections(user, data) -> list:

@@ -374,6 +374,13 @@ def test_the_zone_offer_refuses_an_unknown_zone_and_an_outside_return_address(cl
     assert Profile.objects.get(user=ana).time_zone == "UTC"  # only a signed-in player answers for themselves
 
 
+@pytest.mark.parametrize("back", ["profile", "a\x00b", "/games/\x00", "//evil.example/"])
+def test_the_zone_offer_sends_home_from_a_return_address_that_is_no_path_of_the_site(client, ana, back):
+    """A URL name, a control character or a scheme-relative address is not followed."""
+    response = as_user(client, ana).post(reverse("time_zone_offer"), {"answer": "decline", "next": back})
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+
+
 def test_the_zone_offer_is_made_only_to_a_player_still_on_utc_who_did_not_decline(client, ana):
     assert "data-zone-offer" in html_of(client, ana, reverse("home"))
     as_user(client, ana).post(reverse("time_zone_offer"), {"answer": "decline", "next": reverse("profile")})
