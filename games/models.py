@@ -28,6 +28,12 @@ class Game(models.Model):
         # options["first_user"] names the user (a rematch: the previous winner).
         PLAYER = "player", _("A chosen player")
 
+    class Visibility(models.TextChoices):
+        # Who may watch the game's public view: spectators never see more than it.
+        PUBLIC = "public", _("Public: listed, anyone may watch")
+        UNLISTED = "unlisted", _("Unlisted: anyone with the link may watch")
+        PRIVATE = "private", _("Private: players only")
+
     kind = models.CharField(max_length=20, default=DEFAULT_KIND)
     options = models.JSONField(
         default=dict,
@@ -35,6 +41,7 @@ class Game(models.Model):
     )
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.GATHERING)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games")
     turn_seconds = models.PositiveIntegerField()
     response_seconds = models.PositiveIntegerField()
