@@ -133,9 +133,7 @@ def mail_check(**options) -> tuple[str, bool]:
 def test_mail_check_prints_the_records_to_publish_and_succeeds_when_nothing_is_missing(signing, settings):
     _, record = signing
     settings.REPLY_ADDRESS = f"play@{DOMAIN}"
-    settings.MAILERS = {
-        "default": {"BACKEND": "coupsite.dkim_signing.EmailBackend", "OPTIONS": {"host": "smtp.example.org"}}
-    }
+    settings.MAILERS = {"default": {"BACKEND": "coupsite.smtp.EmailBackend", "OPTIONS": {"host": "smtp.example.org"}}}
     output, succeeded = mail_check()
     assert succeeded, output
     lines = output.splitlines()
@@ -143,7 +141,7 @@ def test_mail_check_prints_the_records_to_publish_and_succeeds_when_nothing_is_m
     assert any(line.startswith(f'SPF    {DOMAIN} TXT "v=spf1 a:smtp.example.org') for line in lines)
     assert any(line.startswith(f'DMARC  _dmarc.{DOMAIN} TXT "v=DMARC1; p=quarantine') for line in lines)
     assert f"From         coup@{DOMAIN} (domain {DOMAIN})" in lines
-    assert f"Return-Path  coup@{DOMAIN} (domain {DOMAIN}, aligned with From)" in lines
+    assert f"Return-Path  bounce+<id>.<signature>@{DOMAIN} (VERP, domain {DOMAIN}, aligned with From)" in lines
     assert "Missing: nothing" in lines
 
 
