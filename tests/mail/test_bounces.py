@@ -12,6 +12,7 @@ from datetime import timedelta
 from email.utils import make_msgid
 from io import StringIO
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.core.mail import send_mail
@@ -357,3 +358,16 @@ def test_mail_check_shows_the_verp_return_path_or_the_from_address(settings, db)
     with pytest.raises(CommandError):
         call_command("mail_check", stdout=out)
     assert f"Return-Path  coup@{DOMAIN} (domain {DOMAIN}, aligned with From; VERP_BOUNCES is off)" in out.getvalue()
+
+
+def test_changing_the_address_through_allauth_ends_the_banner(smtp, failing_ana, client):
+    client.force_login(failing_ana)
+    client.post(reverse("account_email"), {"email": "ana.new@example.com", "action_add": ""})
+    confirmation = smtp.wait_for(to="ana.new@example.com")
+    [link] = [link for link in confirmation.links if "/confirm-email/" in link]
+    client.post(urlsplit(link).path)
+    client.post(reverse("account_email"), {"email": "ana.new@example.com", "action_primary": ""})
+    failing_ana.refresh_from_db()
+    assert failing_ana.email == "ana.new@example.com"
+    assert "mail-failure" not in client.get(reverse("home")).content.decode()
+    assert failure_of("ana@example.com") is not None  # the old address still fails: no mail goes there
