@@ -26,9 +26,9 @@ from accounts.models import MailFailure, SentEmail
 from games.mail import emails
 from games.mail.inbound import receive
 from games.mail.tokens import bounce_address, read_bounce_address
-from games.services import gathering
+from games.services import gathering, play
 from games.services.errors import ServiceError
-from tests.players import gathering_game, make_player, started_game
+from tests.players import awaited, gathering_game, make_player, started_game
 
 SAMPLES = Path(__file__).parent / "bounces"
 DOMAIN = "coup.example.org"
@@ -282,6 +282,28 @@ def test_no_game_email_goes_to_a_failing_address(smtp, failing_ana, ben):
     emails.send_started(game.seats.get(user=failing_ana).pk)
     emails.send_started(game.seats.get(user=ben).pk)
     assert smtp.to(ben.email) and not smtp.to(failing_ana.email)
+
+
+def test_no_email_of_a_batch_goes_to_a_failing_address(smtp, failing_ana, ben, cai):
+    game = started_game(failing_ana, ben, cai)
+    # Everyone is asked to respond to a claim: the emails leave together, in a Batch.
+    play.decision_submit(game=game, user=failing_ana, command={"act": "tax"}, version=awaited(game)["p1"][1])
+    asked = awaited(game)
+    seats = {seat.player: seat for seat in game.seats.all()}
+    smtp.clear()
+    emails.send_decisions(game.pk, [(seats[player].pk, version) for player, (_kind, version) in asked.items()])
+    assert smtp.to(ben.email) and smtp.to(cai.email)
+    mail_failed(address=ben.email, kind=MailFailure.Kind.COMPLAINT)
+    smtp.clear()
+    emails.send_decisions(game.pk, [(seats[player].pk, version) for player, (_kind, version) in asked.items()])
+    assert smtp.to(cai.email) and not smtp.to(ben.email)
+
+
+def test_no_password_reset_goes_to_a_failing_address(smtp, failing_ana, client):
+    response = client.post(reverse("account_reset_password"), {"email": failing_ana.email}, follow=True)
+    assert response.status_code == 200
+    assert not smtp.to(failing_ana.email)
+    assert "We can&#x27;t deliver email to ana@example.com" in response.content.decode()
 
 
 def test_no_invitation_goes_to_a_failing_address_and_the_host_is_told(smtp, ana, ben, client):
