@@ -19,7 +19,7 @@ an email provider's tracking webhook.
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import MailFailure, SentEmail
@@ -36,18 +36,18 @@ def normalized(address: str) -> str:
     return address.strip().lower()
 
 
-def _active(now: datetime) -> Q:
-    return Q(stopped=True) | Q(paused_until__gt=now)
+def active_failures() -> QuerySet[MailFailure]:
+    """The failures that keep mail from their addresses now (stopped or paused)."""
+    return MailFailure.objects.filter(Q(stopped=True) | Q(paused_until__gt=timezone.now()))
 
 
 def failure_of(address: str) -> MailFailure | None:
-    """The failure that keeps mail from ``address`` now (stopped or paused), or None."""
-    return MailFailure.objects.filter(_active(timezone.now()), address=normalized(address)).first()
+    """The failure that keeps mail from ``address`` now, or None."""
+    return active_failures().filter(address=normalized(address)).first()
 
 
-def _failing(addresses):
-    wanted = {normalized(address) for address in addresses}
-    return MailFailure.objects.filter(_active(timezone.now()), address__in=wanted)
+def _failing(addresses) -> QuerySet[MailFailure]:
+    return active_failures().filter(address__in={normalized(address) for address in addresses})
 
 
 def failing_among(addresses) -> set[str]:

@@ -100,7 +100,6 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "games.web.context_processors.kind_stylesheets",
                 "games.web.context_processors.games_waiting",
-                "games.web.context_processors.mail_failure",
             ],
         },
     },

@@ -2,7 +2,6 @@
 
 from django.utils.functional import SimpleLazyObject
 
-from accounts.bounces import failure_of
 from games.kinds import KINDS
 from games.selectors.dashboard import games_waiting_count
 
@@ -22,13 +21,3 @@ def games_waiting(request) -> dict:
     if user is None or not user.is_authenticated:
         return {}
     return {"games_waiting": SimpleLazyObject(lambda: games_waiting_count(user))}
-
-
-def mail_failure(request) -> dict:
-    """Why mail to the signed-in player's address fails (``accounts.bounces``), for
-    the banner every page of theirs shows while it does: read only when a page
-    shows it. Nobody else ever sees it."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated or not user.email:
-        return {}
-    return {"mail_failure": SimpleLazyObject(lambda: failure_of(user.email))}
