@@ -20,6 +20,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import HealthCheck, given
+from hypothesis import settings as settings_profile
+from hypothesis import strategies as st
 
 from accounts.bounces import SOFT_PAUSE, SOFT_STOP_COUNT, failure_of, mail_failed
 from accounts.models import MailFailure, SentEmail
@@ -393,3 +396,49 @@ def test_changing_the_address_through_allauth_ends_the_banner(smtp, failing_ana,
     assert failing_ana.email == "ana.new@example.com"
     assert "mail-failure" not in client.get(reverse("home")).content.decode()
     assert failure_of("ana@example.com") is not None  # the old address still fails: no mail goes there
+
+
+REPORT_TEMPLATE = """\
+From: MAILER-DAEMON@mx.example
+To: {to}
+Subject: report
+Message-ID: {message_id}
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type={report_type}; boundary="B"
+
+--B
+Content-Type: text/plain
+
+{text}
+--B
+Content-Type: {part_type}
+
+Reporting-MTA: dns; mx.example
+
+Final-Recipient: {recipient}
+Action: {action}
+Status: {status}
+
+--B--
+"""
+
+
+@settings_profile(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    report_type=st.sampled_from(["delivery-status", "feedback-report", "", "x"]) | st.text(max_size=20),
+    part_type=st.sampled_from(["message/delivery-status", "message/feedback-report", "text/plain", "message/rfc822"]),
+    text=st.text(max_size=200),
+    recipient=st.text(max_size=60),
+    action=st.sampled_from(["failed", "delayed", "delivered", ""]) | st.text(max_size=20),
+    status=st.sampled_from(["5.1.1", "4.2.2", "2.0.0", ""]) | st.text(max_size=12),
+)
+def test_any_report_to_a_bounce_address_is_recorded_or_ignored_never_raised(
+    db, report_type, part_type, text, recipient, action, status
+):
+    fields = {"report_type": report_type, "part_type": part_type, "text": text}
+    fields |= {"recipient": recipient, "action": action, "status": status}
+    fields = {name: value.replace("\r", " ").replace("\n", " ") for name, value in fields.items()}
+    raw = REPORT_TEMPLATE.format(to=sent_to("ana@example.com"), message_id=make_msgid(), **fields)
+    outcome = receive(email.message_from_string(raw, policy=email.policy.default))
+    assert outcome.status in {"recorded", "ignored"}
+    assert MailFailure.objects.exclude(address="ana@example.com").count() == 0
