@@ -91,7 +91,7 @@ def test_a_message_changed_on_the_way_fails_verification(signing, ana, ben, smtp
     assert not dkim.verify(unsubscribe_moved, dnsfunc=dns_of(record))
 
 
-def test_mail_sent_outside_the_games_emails_is_signed_too(signing, smtp):
+def test_mail_sent_outside_the_games_emails_is_signed_too(db, signing, smtp):
     """Account emails (sign-in codes, confirmations) go through Django's send_mail."""
     _, record = signing
     send_mail("Your sign-in code", "123456", None, ["ana@example.com"])
@@ -99,7 +99,7 @@ def test_mail_sent_outside_the_games_emails_is_signed_too(signing, smtp):
     assert dkim.verify(mail.raw, dnsfunc=dns_of(record))
 
 
-def test_without_a_key_nothing_is_signed(settings, smtp):
+def test_without_a_key_nothing_is_signed(db, settings, smtp):
     settings.DKIM_PRIVATE_KEY_FILE = ""
     send_mail("Your sign-in code", "123456", None, ["ana@example.com"])
     [mail] = smtp.messages
