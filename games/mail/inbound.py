@@ -69,7 +69,8 @@ EXPLANATIONS_PER_HOUR = 5
 
 def receive(message: Message) -> Outcome:
     """Play the answer written on the first line of ``message``, a reply to a
-    seat's signed address; explain to the player when it cannot be played."""
+    seat's signed address; explain to the player when it cannot be played. A
+    delivery report or a complaint goes to ``games.mail.bounces`` instead."""
     if isinstance(message, EmailMessage):
         return _receive(message)
     # A compat32 message (mailbox, older parsers), read again with the modern API.
