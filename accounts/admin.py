@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from accounts.models import AddressOptOut, Profile
+from accounts.models import AddressOptOut, MailFailure, Profile
 
 
 @admin.register(Profile)
@@ -12,4 +12,11 @@ class ProfileAdmin(admin.ModelAdmin):
 @admin.register(AddressOptOut)
 class AddressOptOutAdmin(admin.ModelAdmin):
     list_display = ("address", "scope", "created_at")
+    search_fields = ("address",)
+
+
+@admin.register(MailFailure)
+class MailFailureAdmin(admin.ModelAdmin):
+    list_display = ("address", "kind", "stopped", "paused_until", "failed_at", "detail")
+    list_filter = ("kind", "stopped")
     search_fields = ("address",)

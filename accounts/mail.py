@@ -1,27 +1,30 @@
-"""Who may be emailed: an address that opted out (``AddressOptOut``) is not, by
-anyone and by any path (the game's emails in ``games.mail.emails``, allauth's in
-``accounts.adapter``)."""
+"""Who may be emailed: an address that opted out (``AddressOptOut``) is not, nor one
+mail to which fails (``accounts.bounces``: it bounced or complained), by anyone and
+by any path (the game's emails and invitations in ``games.mail.emails``, allauth's
+in ``accounts.adapter``)."""
 
+from accounts.bounces import failing_among, failure_of, normalized
 from accounts.models import AddressOptOut
 
-
-def normalized(address: str) -> str:
-    return address.strip().lower()
+__all__ = ["normalized", "mail_refused", "refusing_all", "address_opt_out", "address_opt_in", "address_scope"]
 
 
 def mail_refused(address: str, *, invitation: bool = False) -> bool:
     """Whether ``address`` asked for no email at all, or (for an ``invitation``)
-    for no more invitations."""
+    for no more invitations, or mail to it fails."""
     scope = address_scope(address)
-    return scope == AddressOptOut.Scope.ALL or (invitation and scope == AddressOptOut.Scope.INVITATIONS)
+    if scope == AddressOptOut.Scope.ALL or (invitation and scope == AddressOptOut.Scope.INVITATIONS):
+        return True
+    return failure_of(address) is not None
 
 
 def refusing_all(addresses) -> set[str]:
-    """Those of ``addresses`` (normalized) that asked for no email at all: one query
-    for a whole batch of emails, where ``mail_refused`` reads one address."""
+    """Those of ``addresses`` (normalized) that asked for no email at all or that
+    mail fails to: two queries for a whole batch of emails, where ``mail_refused``
+    reads one address."""
     wanted = {normalized(address) for address in addresses}
     refusing = AddressOptOut.objects.filter(address__in=wanted, scope=AddressOptOut.Scope.ALL)
-    return set(refusing.values_list("address", flat=True))
+    return set(refusing.values_list("address", flat=True)) | failing_among(wanted)
 
 
 def address_opt_out(*, address: str, scope: str) -> None:

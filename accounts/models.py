@@ -170,3 +170,46 @@ class AddressOptOut(models.Model):
 
     def __str__(self):
         return f"{self.address}: {self.get_scope_display()}"
+
+
+class SentEmail(models.Model):
+    """One email the site handed to its own SMTP server, to one address: its id,
+    signed, is the envelope sender of that email (``bounce+<id>.<signature>@…``,
+    VERP), so a delivery report that comes back names the address it is about
+    whatever the report itself says (a forwarded mailbox reports another address).
+    Kept for ``SENT_EMAILS_KEPT`` days, longer than mail servers retry."""
+
+    address = models.EmailField(help_text="lower-cased")
+    sent_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self):
+        return f"#{self.pk} to {self.address}"
+
+
+class MailFailure(models.Model):
+    """An address on the suppression list: mail to it bounced or was reported as
+    spam. While it is ``stopped``, or paused (``paused_until`` in the future), no email
+    of any kind goes to it (``accounts.mail.mail_refused``); the policy is
+    ``accounts.bounces``."""
+
+    class Kind(models.TextChoices):
+        HARD = "hard", _("bounced")
+        SOFT = "soft", _("bounced for now")
+        COMPLAINT = "complaint", _("reported as spam")
+
+    address = models.EmailField(unique=True, help_text="lower-cased")
+    kind = models.CharField(max_length=10, choices=Kind.choices, help_text="of the last failure")
+    failed_at = models.DateTimeField(help_text="the last failure")
+    stopped = models.BooleanField(default=False)
+    paused_until = models.DateTimeField(null=True, blank=True)
+    # The times of the soft bounces of the last week (ISO 8601), counted toward a stop.
+    soft_failures = models.JSONField(default=list, blank=True)
+    # What the report said (status code, diagnostic), for the admin; never shown to players.
+    detail = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("address mail fails to")
+        verbose_name_plural = _("addresses mail fails to")
+
+    def __str__(self):
+        return f"{self.address}: {self.get_kind_display()}"

@@ -5,6 +5,7 @@ choice in the profile."""
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
@@ -16,11 +17,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from accounts.bounces import mail_failure_lifted
 from accounts.forms import ProfileForm
 from accounts.models import profile_of, validate_time_zone
 from accounts.services import profile_language_set
 from games.kinds import KINDS
-from games.services.notifications import preferences_changed
+from games.services.notifications import mail_test_requested, preferences_changed
+
+# The test emails a player may ask for in a day.
+MAIL_TESTS_PER_DAY = 3
 
 
 @login_required
@@ -63,9 +68,42 @@ def time_zone_offer(request):
     else:
         profile.time_zone_offer_declined = True
         profile.save(update_fields=["time_zone_offer_declined"])
+    return _back(request)
+
+
+@login_required
+@require_POST
+def mail_test(request):
+    """The player asks, from the banner that says mail to their address fails, for
+    a test email: the mark on the address is lifted and the email queued (a few a
+    day: each may bounce, and a sender that keeps writing to a failing address loses
+    its standing). If it bounces too, the banner comes back."""
+    user = request.user
+    key = f"accounts.mail_test:{user.pk}"
+    cache.add(key, 0, 24 * 3600)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        count = 1
+    if count > MAIL_TESTS_PER_DAY:
+        messages.error(request, _("You have asked for enough test emails today: try again tomorrow."))
+        return _back(request)
+    with transaction.atomic():
+        mail_failure_lifted(address=user.email)
+        mail_test_requested(user=user)
+    messages.success(
+        request,
+        _("A test email is on its way to %(address)s. If it bounces too, this page will say so.")
+        % {"address": user.email},
+    )
+    return _back(request)
+
+
+def _back(request):
+    """Back to the page the form was on (its ``next``): a path of this site only;
+    anything else (another site, a bare word redirect() would take for a URL name,
+    a control character) goes home."""
     back = request.POST.get("next", "")
-    # A path of this site only: anything else (another site, a bare word redirect()
-    # would take for a URL name, a control character) goes home.
     on_this_site = url_has_allowed_host_and_scheme(back, {request.get_host()}, require_https=request.is_secure())
     if not (on_this_site and back.startswith("/") and back.isprintable()):
         back = reverse("home")

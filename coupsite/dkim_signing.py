@@ -3,7 +3,7 @@
 Providers file unsigned mail as spam, and one-click unsubscribe (RFC 8058) counts
 only when both List-Unsubscribe headers are signed. With ``DKIM_PRIVATE_KEY_FILE``
 set (an RSA key in PEM, PKCS#1 or PKCS#8, as ``openssl genrsa`` writes it), every
-message the SMTP mailer (``EmailBackend``, the one ``coupsite.env`` configures)
+message the SMTP mailer (``coupsite.smtp.EmailBackend``, the one ``coupsite.env`` configures)
 sends carries a DKIM-Signature of the domain of ``DEFAULT_FROM_EMAIL`` (so it aligns
 with the From a reader sees, as DMARC asks) under the selector ``DKIM_SELECTOR``.
 Without the setting nothing changes. A key that is missing or unreadable is a
@@ -15,8 +15,6 @@ key needs.
 from __future__ import annotations
 
 import base64
-import email.policy
-import smtplib
 from dataclasses import dataclass
 from email.utils import parseaddr
 from pathlib import Path
@@ -24,7 +22,6 @@ from pathlib import Path
 import dkim
 from django.conf import settings
 from django.core import checks
-from django.core.mail.backends import smtp
 from dkim.crypto import UnparsableKeyError, parse_pem_private_key
 
 # The headers a reader and a provider act on; a signature over them means none was
@@ -136,34 +133,6 @@ def configured_key() -> DkimKey | None:
     if not path:
         return None
     return DkimKey.read(path, settings.DKIM_SELECTOR, from_domain())
-
-
-class EmailBackend(smtp.EmailBackend):
-    """Django's SMTP mailer, signing each message when a DKIM key is configured."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.dkim_key = configured_key()
-
-    def _send(self, email_message):
-        if self.dkim_key is None:
-            # Django's own; its type stubs leave the private method out.
-            return super()._send(email_message)  # type: ignore[misc]
-        # Django's own _send, with the bytes signed between writing and sending: the
-        # signature covers the message exactly as it crosses the wire.
-        if not email_message.recipients():
-            return False
-        from_email = self.prep_address(email_message.from_email)
-        recipients = [self.prep_address(address) for address in email_message.recipients()]
-        message = email_message.message(policy=email.policy.SMTP).as_bytes()
-        assert self.connection is not None  # send_messages opened it
-        try:
-            self.connection.sendmail(from_email, recipients, self.dkim_key.sign(message))
-        except smtplib.SMTPException:
-            if not self.fail_silently:
-                raise
-            return False
-        return True
 
 
 @checks.register(checks.Tags.compatibility)

@@ -125,8 +125,9 @@ def cache_config(*, environ: Mapping[str, str] | None = None) -> dict:
     return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 
 
-# Django's SMTP mailer, signing with DKIM when a key is configured (coupsite.dkim_signing).
-SMTP_BACKEND = "coupsite.dkim_signing.EmailBackend"
+# Django's SMTP mailer, with a VERP bounce address per message and a DKIM signature
+# when a key is configured (coupsite.smtp).
+SMTP_BACKEND = "coupsite.smtp.EmailBackend"
 DJANGO_SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 MAILDIR_BACKEND = "coupsite.mailbox.EmailBackend"
@@ -142,7 +143,7 @@ def mailer_config(base_dir: Path, *, environ: Mapping[str, str] | None = None) -
     host = env_str("EMAIL_HOST", environ=environ)
     backend = env_str("EMAIL_BACKEND", environ=environ) or (SMTP_BACKEND if host else MAILDIR_BACKEND)
     if backend == DJANGO_SMTP_BACKEND:
-        backend = SMTP_BACKEND  # the same mailer, which signs only when a key is configured
+        backend = SMTP_BACKEND  # the same mailer, which adds VERP and DKIM as configured
     if backend == SMTP_BACKEND:
         options = {
             "host": host or "localhost",

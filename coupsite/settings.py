@@ -180,6 +180,7 @@ CELERY_BEAT_SCHEDULE = {
     "relay-outbox": {"task": "outbox.tasks.relay", "schedule": 10.0, "options": {"expires": 10.0}},
     # Every game's snapshot checked against a replay of its log.
     "verify-games": {"task": "games.tasks.verify_games", "schedule": crontab(minute=30, hour=3)},
+    "forget-sent-emails": {"task": "games.tasks.forget_sent_emails", "schedule": crontab(minute=45, hour=3)},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -268,6 +269,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # mail_check` prints the DNS records to publish.
 DKIM_PRIVATE_KEY_FILE = env_str("DKIM_PRIVATE_KEY_FILE")
 DKIM_SELECTOR = env_str("DKIM_SELECTOR", "mail")
+# VERP: mail sent over SMTP leaves with an envelope sender of its own per recipient,
+# bounce+<id>.<signature>@<domain of DEFAULT_FROM_EMAIL> (coupsite/smtp.py), where
+# delivery reports come back to be read by read_mail (games/mail/bounces.py). Turn it
+# off when the SMTP server is an email provider's relay that sets its own Return-Path.
+VERP_BOUNCES = env_bool("VERP_BOUNCES", True)
 # Replies may also arrive from an ESP through django-anymail's inbound webhook,
 # /anymail/<INBOUND_ESP>/inbound/ (games/mail/inbound.py), mounted only when INBOUND_ESP
 # names the provider; it must send the HTTP basic auth "user:password" set in

@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.bounces import sent_emails_forget
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
@@ -195,3 +196,10 @@ def verify_games() -> int:
     """Once a day (beat): replay every game's log and report each game whose
     snapshot differs (logged, and marked for attention)."""
     return len(verification.games_verify()[1])
+
+
+@shared_task(ignore_result=True)
+def forget_sent_emails() -> int:
+    """Once a day (beat): forget the emails sent longer ago than any delivery report
+    comes back (``accounts.bounces.SENT_EMAILS_KEPT``)."""
+    return sent_emails_forget()

@@ -276,7 +276,7 @@ def test_without_email_host_emails_are_written_to_the_mailbox_folder():
 def test_email_host_selects_smtp():
     environ = {"EMAIL_HOST": "mailpit", "EMAIL_PORT": "1025", "EMAIL_USE_TLS": "0"}
     config = mailer_config(ROOT, environ=environ)
-    assert config["BACKEND"] == "coupsite.dkim_signing.EmailBackend"
+    assert config["BACKEND"] == "coupsite.smtp.EmailBackend"
     assert config["OPTIONS"]["host"] == "mailpit"
     assert config["OPTIONS"]["port"] == 1025
     assert config["OPTIONS"]["use_tls"] is False
@@ -287,7 +287,7 @@ def test_djangos_own_smtp_backend_named_in_the_environment_is_the_signing_one():
     DKIM key is configured: the signing mailer is the same one with that step added."""
     environ = {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "smtp.example.org"}
     config = mailer_config(ROOT, environ=environ)
-    assert config["BACKEND"] == "coupsite.dkim_signing.EmailBackend"
+    assert config["BACKEND"] == "coupsite.smtp.EmailBackend"
     assert config["OPTIONS"]["host"] == "smtp.example.org"
 
 

@@ -15,6 +15,10 @@ the seat's player). Everything we write back goes to the seat's own account
 address, never to the From, so a forger learns nothing and cannot use us to mail
 anyone else.
 
+Delivery reports (bounces) and complaints arrive through the same doors, to the
+signed bounce address each message leaves with: ``receive`` hands them to
+``games.mail.bounces``, which puts the address on the suppression list.
+
 Bad input never raises: a forged or unknown address, an auto-reply or a
 duplicate is ignored; an unclear, illegal or stale answer for a real seat gets
 the ``reply-unclear`` email, saying what we understood and listing the answers
@@ -24,7 +28,7 @@ legal now. Each call returns an ``Outcome`` for the caller's log.
 import hashlib
 import logging
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
@@ -43,6 +47,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
+from games.mail import bounces
+from games.mail.outcome import Outcome
 from games.mail.tokens import read_reply_address
 from games.models import Game, Seat
 from games.selectors import event_time, seat_in_game, table_for
@@ -61,28 +67,10 @@ SEEN_FOR = 14 * 24 * 3600
 EXPLANATIONS_PER_HOUR = 5
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one message: ``played``, ``explained`` (the reply-unclear
-    email went to the player) or ``ignored``, and a short reason."""
-
-    status: str
-    reason: str
-    game_id: int | None = None
-    position: int | None = None
-    line: str = ""
-    answer: str = ""
-
-    def __str__(self):
-        # For logs and read_mail's output: never what was written or played, which
-        # can name a face-down card ("keep duke captain", "show contessa").
-        where = f" game {self.game_id} seat {self.position}" if self.game_id is not None else ""
-        return f"{self.status} ({self.reason}){where}"
-
-
 def receive(message: Message) -> Outcome:
     """Play the answer written on the first line of ``message``, a reply to a
-    seat's signed address; explain to the player when it cannot be played."""
+    seat's signed address; explain to the player when it cannot be played. A
+    delivery report or a complaint goes to ``games.mail.bounces`` instead."""
     if isinstance(message, EmailMessage):
         return _receive(message)
     # A compat32 message (mailbox, older parsers), read again with the modern API.
@@ -90,19 +78,30 @@ def receive(message: Message) -> Outcome:
 
 
 def _receive(message: EmailMessage) -> Outcome:
+    addresses = _addresses(message)
+    # A delivery report is automatic mail by nature: it is told apart first.
+    if bounces.is_report(message, addresses):
+        return _once(message, lambda: bounces.report_received(message, addresses))
     if _is_automatic(message):
         return Outcome("ignored", "auto-reply")
     if _is_ours(message):
         return Outcome("ignored", "our-own-email")
-    found = _reply_seat(message)
+    found = _reply_seat(addresses)
     if isinstance(found, Outcome):
         return found
     seat = found
+    return _once(message, lambda: _answer(seat, message), seat)
+
+
+def _once(message: EmailMessage, handle: Callable[[], Outcome], seat: Seat | None = None) -> Outcome:
+    """``handle()`` the message unless it was received before (``seat``: the seat it
+    answers, named in the outcome)."""
     seen = _seen_key(message)
     if seen and not django_cache.add(seen, True, SEEN_FOR):
-        return Outcome("ignored", "duplicate", seat.game_id, seat.position)
+        where = (seat.game_id, seat.position) if seat is not None else (None, None)
+        return Outcome("ignored", "duplicate", *where)
     try:
-        return _answer(seat, message)
+        return handle()
     except Exception:
         if seen:  # let a retry of the webhook, or the next read_mail, try again
             django_cache.delete(seen)
@@ -152,9 +151,9 @@ def _addresses(message: EmailMessage) -> list[str]:
     return [address for _name, address in getaddresses(values) if address]
 
 
-def _reply_seat(message: EmailMessage) -> Seat | Outcome:
+def _reply_seat(addresses: list[str]) -> Seat | Outcome:
     local = settings.REPLY_ADDRESS.split("@", 1)[0].lower() + "+"
-    tagged = [a for a in _addresses(message) if a.lower().startswith(local)]
+    tagged = [a for a in addresses if a.lower().startswith(local)]
     for address in tagged:
         named = read_reply_address(address)
         if named is None:
@@ -365,9 +364,12 @@ def _written_before(game: Game, version: int, written_at) -> bool:
 
 def webhook_urls(esp: str) -> list:
     """The URL patterns of ``esp``'s inbound webhook (``/anymail/<esp>/inbound/``,
-    e.g. ``postmark``) and of nothing else: the other providers' inbound and
-    tracking endpoints of django-anymail are never mounted, so they answer 404."""
-    return [pattern for pattern in anymail_urls.urlpatterns if pattern.name == f"{esp}_inbound_webhook"]
+    e.g. ``postmark``) and of its tracking webhook (``/anymail/<esp>/tracking/``,
+    whose bounces and complaints ``games.mail.bounces`` hears), and of nothing
+    else: the other providers' endpoints of django-anymail are never mounted, so
+    they answer 404. Both take the same basic-auth secret."""
+    names = {f"{esp}_inbound_webhook", f"{esp}_tracking_webhook"}
+    return [pattern for pattern in anymail_urls.urlpatterns if pattern.name in names]
 
 
 def inbound_providers() -> list[str]:
@@ -394,7 +396,7 @@ def check_inbound_webhook(app_configs, **kwargs):
         ]
     if settings.ANYMAIL.get("WEBHOOK_SECRET"):
         return []
-    problem = f"The inbound email webhook /anymail/{esp}/inbound/ is mounted without ANYMAIL_WEBHOOK_SECRET: anyone could post replies to it."
+    problem = f"The email webhooks /anymail/{esp}/inbound/ and /tracking/ are mounted without ANYMAIL_WEBHOOK_SECRET: anyone could post replies and bounces to them."
     hint = "Set ANYMAIL_WEBHOOK_SECRET to the user:password your provider sends, or leave INBOUND_ESP empty."
     if settings.DEBUG:
         return [checks.Warning(problem, hint=hint, id="games.W001")]

@@ -5,7 +5,9 @@ answer, and expires; a stale or used one is recognised because the version it
 names is no longer awaited. The answer is named by its place among the legal
 answers of that decision, never spelled out: signed data is readable, and a URL
 ends up in access logs, where "keep duke captain" would give a hand away. A reply address names a seat with an HMAC, so a
-forged From header alone cannot play for anyone.
+forged From header alone cannot play for anyone. A bounce address (VERP) names the
+``SentEmail`` a delivery report is about with an HMAC too, so a forged report cannot
+stop anyone's mail.
 """
 
 from datetime import timedelta
@@ -14,11 +16,17 @@ from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from coupsite.dkim_signing import from_domain
+
 ANSWER_SALT = "games.answer"
 ANSWER_MAX_AGE = timedelta(days=14)
 REPLY_SALT = "games.reply"
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 STOP_SALT = "accounts.stop-address"
+BOUNCE_SALT = "games.bounce"
+# The local part of every bounce address, before the "+": bounce@<domain> is the
+# mailbox the mail server delivers them all to.
+BOUNCE_LOCAL_PART = "bounce"
 
 
 class BadToken(Exception):
@@ -65,6 +73,36 @@ def read_reply_address(address: str) -> tuple[int, int] | None:
     if not constant_time_compare(signature, _reply_signature(game_id, position)):
         return None
     return game_id, position
+
+
+def _bounce_signature(sent_email_id: int) -> str:
+    return salted_hmac(BOUNCE_SALT, str(sent_email_id), algorithm="sha256").hexdigest()[:16]
+
+
+def bounce_address(sent_email_id: int) -> str:
+    """``bounce+<id>.<signature>@domain``: the envelope sender of the ``SentEmail``
+    ``sent_email_id``, where delivery reports about it come back. The domain is that
+    of ``DEFAULT_FROM_EMAIL``, so the Return-Path aligns with the From (DMARC)."""
+    return f"{BOUNCE_LOCAL_PART}+{sent_email_id}.{_bounce_signature(sent_email_id)}@{from_domain()}"
+
+
+def is_bounce_address(address: str) -> bool:
+    """Whether ``address`` has the shape of this site's bounce addresses (signed or not)."""
+    local, _, domain = address.strip().strip("<>").lower().rpartition("@")
+    return local.startswith(BOUNCE_LOCAL_PART + "+") and domain == from_domain()
+
+
+def read_bounce_address(address: str) -> int | None:
+    """The ``SentEmail`` id a bounce address of this site names, or None if forged."""
+    if not is_bounce_address(address):
+        return None
+    local = address.strip().strip("<>").rpartition("@")[0]
+    number, _, signature = local.partition("+")[2].partition(".")
+    if not (number.isascii() and number.isdigit() and len(number) <= 18):
+        return None
+    if not constant_time_compare(signature.lower(), _bounce_signature(int(number))):
+        return None
+    return int(number)
 
 
 def unsubscribe_token(user) -> str:

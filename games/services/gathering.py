@@ -9,8 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.bounces import failure_of
 from accounts.mail import address_opt_out, mail_refused
-from accounts.models import BOT_NAMES, AddressOptOut, profile_of
+from accounts.models import BOT_NAMES, AddressOptOut, MailFailure, profile_of
 from accounts.services import bot_account
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS
@@ -95,7 +96,13 @@ def invitation_send(*, game: Game, by, email: str) -> Invitation:
             raise ServiceError(_("Only the host can invite players."))
         if game.status != Game.Status.GATHERING:
             raise ServiceError(_("This game is no longer gathering players."))
-        if mail_refused(email, invitation=True):
+        failure = failure_of(email)
+        if failure is not None and failure.kind != MailFailure.Kind.COMPLAINT:
+            raise ServiceError(
+                _("Mail to %(email)s bounces, so we cannot invite it: check the address, or share the game's link.")
+                % {"email": email}
+            )
+        if mail_refused(email, invitation=True):  # an opt-out, or a complaint
             raise ServiceError(_("%(email)s asked not to receive invitations.") % {"email": email})
         if game.invitations.filter(email__iexact=email, status=Invitation.Status.PENDING).exists():
             raise ServiceError(_("%(email)s is already invited to this game.") % {"email": email})

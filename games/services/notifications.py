@@ -70,6 +70,11 @@ def reminder_due(seat_id: int, version: int) -> None:
     _queue("games.tasks.send_reminder", seat_id, version)
 
 
+def mail_test_requested(*, user) -> None:
+    """``user`` asked for a test email, to see that mail reaches their address again."""
+    _queue("games.tasks.send_mail_test", user.pk)
+
+
 def preferences_changed(*, user) -> None:
     """``user`` saved new preferences for a game kind (call it in the transaction
     that saved them): queue ``tasks.give_standing_answers``, unless one is queued

@@ -15,9 +15,10 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts.bounces import bouncing_among, normalized
 from games.kinds import KINDS
 from games.kinds.words import Line
-from games.models import Game, Seat, SeatChange
+from games.models import Game, Invitation, Seat, SeatChange
 from games.selectors import Table, display_name, gathering, seat_changes_since, seats_of, stand_in_name
 from games.templatetags.clock import duration
 
@@ -212,18 +213,26 @@ def seats_context(game: Game) -> list[dict]:
 
 def invitations_shown(game: Game, viewer) -> list[dict]:
     """The game's invitations as ``viewer`` may see them: a rematch's invited
-    accounts by their display names; an address only to the host who typed it.
-    No player ever learns another's address here."""
+    accounts by their display names; an address only to the host who typed it,
+    with ``bounced`` when mail to it bounces (so the invitation never arrived)
+    and the invitation still waits. No player ever learns another's address here,
+    nor anything of an address beyond whether the host's invitation reached it."""
+    invitations = gathering.invitations_of(game)
+    typed = [i.email for i in invitations if i.email and i.invited_by_id == viewer.pk]
+    bouncing = bouncing_among(typed) if typed else set()
     shown = []
-    for invitation in gathering.invitations_of(game):
+    for invitation in invitations:
         invited = invitation.invited_account
+        bounced = False
         if invited is not None:
             who = display_name(invited)
         elif invitation.invited_by_id == viewer.pk:
             who = invitation.email
+            pending = invitation.status == Invitation.Status.PENDING
+            bounced = pending and normalized(invitation.email) in bouncing
         else:
             continue
-        shown.append({"who": who, "status": invitation.get_status_display()})
+        shown.append({"who": who, "status": invitation.get_status_display(), "bounced": bounced})
     return shown
 
 

@@ -12,6 +12,8 @@ import pytest
 from django.test import RequestFactory
 from django.utils import translation
 
+from accounts.bounces import mail_failed
+from accounts.models import MailFailure
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game
 from games.services import bots, gathering
@@ -39,6 +41,11 @@ def _site(language: str) -> list[Visit]:
     ana, ben, cai = (make_player(name, language) for name in ("Ana", "Ben", "Cai"))
     waiting = gathering_game(ana, ben, seats=4)
     invitation = gathering.invitation_send(game=waiting, by=ana, email="dora@example.com")
+    gathering.invitation_send(game=waiting, by=ana, email="eve@example.com")
+    # Mail to one invited address bounces (the waiting room tells its host), and to a
+    # player's own (the banner on every page of theirs).
+    mail_failed(address="eve@example.com", kind=MailFailure.Kind.HARD)
+    mail_failed(address=make_player("Dan", language).email, kind=MailFailure.Kind.SOFT)
     coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
     kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
     practice = bots.practice_start(host=ana, seat_count=6, level="easy")
@@ -72,6 +79,8 @@ def _site(language: str) -> list[Visit]:
         Visit("waiting room", f"/games/{waiting.pk}/", "Ana"),
         Visit("join", f"/join/{waiting.join_token}/", "Cai"),
         Visit("dashboard with an invitation", "/", "Cai"),
+        Visit("dashboard, mail to the player bouncing", "/", "Dan"),
+        Visit("preferences, mail to the player bouncing", "/accounts/profile/", "Dan"),
         Visit("Coup table, a decision open", f"/games/{coup.pk}/", "Ana"),
         Visit("Coup table, a target to choose", f"/games/{coup.pk}/?action=steal", "Ana"),
         Visit("Coup table, another's move", f"/games/{coup.pk}/", "Ben"),

@@ -65,4 +65,5 @@ def every_email(smtp, language: str = "en") -> dict:
     capture("eliminated", lambda: emails.send_eliminated(cai_seat.pk))
     play.game_resign(game=game, user=ben)
     capture("finished", lambda: emails.send_finished(cai_seat.pk))
+    capture("mail-test", lambda: emails.send_mail_test(ana.pk))
     return sent

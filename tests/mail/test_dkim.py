@@ -91,7 +91,7 @@ def test_a_message_changed_on_the_way_fails_verification(signing, ana, ben, smtp
     assert not dkim.verify(unsubscribe_moved, dnsfunc=dns_of(record))
 
 
-def test_mail_sent_outside_the_games_emails_is_signed_too(signing, smtp):
+def test_mail_sent_outside_the_games_emails_is_signed_too(db, signing, smtp):
     """Account emails (sign-in codes, confirmations) go through Django's send_mail."""
     _, record = signing
     send_mail("Your sign-in code", "123456", None, ["ana@example.com"])
@@ -99,7 +99,7 @@ def test_mail_sent_outside_the_games_emails_is_signed_too(signing, smtp):
     assert dkim.verify(mail.raw, dnsfunc=dns_of(record))
 
 
-def test_without_a_key_nothing_is_signed(settings, smtp):
+def test_without_a_key_nothing_is_signed(db, settings, smtp):
     settings.DKIM_PRIVATE_KEY_FILE = ""
     send_mail("Your sign-in code", "123456", None, ["ana@example.com"])
     [mail] = smtp.messages
@@ -133,9 +133,7 @@ def mail_check(**options) -> tuple[str, bool]:
 def test_mail_check_prints_the_records_to_publish_and_succeeds_when_nothing_is_missing(signing, settings):
     _, record = signing
     settings.REPLY_ADDRESS = f"play@{DOMAIN}"
-    settings.MAILERS = {
-        "default": {"BACKEND": "coupsite.dkim_signing.EmailBackend", "OPTIONS": {"host": "smtp.example.org"}}
-    }
+    settings.MAILERS = {"default": {"BACKEND": "coupsite.smtp.EmailBackend", "OPTIONS": {"host": "smtp.example.org"}}}
     output, succeeded = mail_check()
     assert succeeded, output
     lines = output.splitlines()
@@ -143,7 +141,7 @@ def test_mail_check_prints_the_records_to_publish_and_succeeds_when_nothing_is_m
     assert any(line.startswith(f'SPF    {DOMAIN} TXT "v=spf1 a:smtp.example.org') for line in lines)
     assert any(line.startswith(f'DMARC  _dmarc.{DOMAIN} TXT "v=DMARC1; p=quarantine') for line in lines)
     assert f"From         coup@{DOMAIN} (domain {DOMAIN})" in lines
-    assert f"Return-Path  coup@{DOMAIN} (domain {DOMAIN}, aligned with From)" in lines
+    assert f"Return-Path  bounce+<id>.<signature>@{DOMAIN} (VERP, domain {DOMAIN}, aligned with From)" in lines
     assert "Missing: nothing" in lines
 
 

@@ -457,25 +457,27 @@ OTHER_ESP_PATHS = [
     "/anymail/mailgun/inbound_mime/",
     "/anymail/sendgrid/inbound/",
     "/anymail/amazon_ses/inbound/",
-    "/anymail/postmark/tracking/",
+    "/anymail/mailgun/tracking/",
     "/anymail/mandrill/",
     "/anymail/brevo/inbound/",
 ]
 
 
-def test_only_the_inbound_webhook_of_the_configured_provider_is_mounted(game, client, settings, routes_with):
+def test_only_the_webhooks_of_the_configured_provider_are_mounted(game, client, settings, routes_with):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
     routes_with(INBOUND_ESP="postmark")
     for path in OTHER_ESP_PATHS:
         assert client.post(path, "{}", content_type="application/json").status_code == 404, path
     assert client.post("/anymail/postmark/inbound/", "{}", content_type="application/json").status_code == 400
+    # Its tracking webhook too (games/mail/bounces.py), behind the same secret.
+    assert client.post("/anymail/postmark/tracking/", "{}", content_type="application/json").status_code == 400
 
 
 def test_without_a_configured_provider_no_webhook_takes_replies(game, ana, client, settings, routes_with):
     settings.ANYMAIL = {"WEBHOOK_SECRET": ""}
     routes_with(INBOUND_ESP="")
     payload = json.dumps({"RawEmail": reply(game, ana, "income").as_string(), "MessageID": "abc"})
-    for path in ["/anymail/postmark/inbound/", *OTHER_ESP_PATHS]:
+    for path in ["/anymail/postmark/inbound/", "/anymail/postmark/tracking/", *OTHER_ESP_PATHS]:
         assert client.post(path, payload, content_type="application/json").status_code == 404, path
     assert state_of(game).by_name["p1"].coins == 2
 

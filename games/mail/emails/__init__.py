@@ -16,6 +16,7 @@ templates, and the call that queues it by its name, ``games.tasks.<function>``
 from dataclasses import dataclass, field
 from smtplib import SMTPException
 
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
@@ -407,3 +408,16 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
     Email(
         "reply-unclear", seat.user, context, language, thread=game, reply_to=reply_to, auto_submitted="auto-replied"
     ).send()
+
+
+# ---- the address itself ------------------------------------------------------------------
+
+
+@email_task
+def send_mail_test(user_id: int) -> None:
+    """The test email a player asked for from the banner that says mail to their
+    address fails: if it arrives, their address works again."""
+    user = get_user_model().objects.select_related("profile").get(pk=user_id)
+    language = profile_of(user).language
+    context = {"game_url": absolute(reverse("home")), "address": user.email}
+    Email("mail-test", user, context, language).send()

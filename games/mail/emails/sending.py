@@ -8,7 +8,8 @@ not answer it), the thread headers of its game (a mail client that threads by
 References files a game's emails together), and List-Unsubscribe headers (RFC 8058
 one-click): an account's unsubscribe, or for an address that may have no account (an
 invitation), a link that stops all email to the address. No email goes to an address
-that asked for none (``accounts.mail.mail_refused``), nor to a bot's account.
+that asked for none or that mail fails to (``accounts.mail.mail_refused``: it
+bounced or complained), nor to a bot's account.
 """
 
 import json
@@ -134,10 +135,10 @@ class Email:
             self.message().send()
 
     def wanted(self, *, refused: bool) -> bool:
-        """Whether to send it: not when its address asked for no such email
-        (``refused``), nor to a bot's account, which has no address and reads nothing."""
+        """Whether to send it: not when its address asked for no such email or mail to
+        it fails (``refused``), nor to a bot's account, which has no address and reads nothing."""
         if refused:
-            log.info("Did not send %s: the address asked for no such email", self.template)
+            log.info("Did not send %s: the address asked for no such email, or mail to it fails", self.template)
             return False
         return self.account is None or not profile_of(self.account).bot_level
 

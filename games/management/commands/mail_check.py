@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from coupsite.dkim_signing import DkimKeyError, configured_key, domain_of, from_domain, is_public_domain
 from coupsite.env import SMTP_BACKEND
+from games.mail.tokens import BOUNCE_LOCAL_PART
 
 
 def aligned(domain: str, with_domain: str) -> bool:
@@ -30,6 +31,8 @@ class Command(BaseCommand):
         reply_domain = domain_of(settings.REPLY_ADDRESS)
         mailer = settings.MAILERS["default"]
         smtp_host = mailer.get("OPTIONS", {}).get("host") if mailer["BACKEND"] == SMTP_BACKEND else None
+        # Bounces come back to VERP addresses only from the site's own SMTP mailer.
+        verp = settings.VERP_BOUNCES and smtp_host is not None
         missing = []
         try:
             key = configured_key()
@@ -67,16 +70,27 @@ class Command(BaseCommand):
             "(p=none for the first weeks, while you read the reports)",
         )
         self.record("MX", f"{reply_domain}: the server that hands replies to read_mail or to INBOUND_ESP's webhook")
+        if verp:
+            self.record(
+                "MX",
+                f"{domain}: the server that hands the bounces to bounce+…@{domain} to read_mail "
+                "(deliver bounce@ with its + extensions to the same mailbox as the replies)",
+            )
         self.line("")
         self.line("The settings send:")
-        # Django gives the SMTP server the From address as the envelope sender, which
-        # the receiving server writes as Return-Path (the address SPF checks).
         self.field("From", f"{sender} (domain {domain})")
         reply_alignment = "aligned with From" if aligned(reply_domain, domain) else "need not align with From"
         self.field(
             "Reply-To", f"play+<game>.<seat>.<signature>@{reply_domain} (domain {reply_domain}, {reply_alignment})"
         )
-        self.field("Return-Path", f"{sender} (domain {domain}, aligned with From)")
+        # The envelope sender, which the receiving server writes as Return-Path (the
+        # address SPF checks, and where bounces go): a VERP address of the From's
+        # domain per recipient (coupsite.smtp), or else the From address itself.
+        if verp:
+            return_path = f"{BOUNCE_LOCAL_PART}+<id>.<signature>@{domain}"
+            self.field("Return-Path", f"{return_path} (VERP, domain {domain}, aligned with From)")
+        else:
+            self.field("Return-Path", f"{sender} (domain {domain}, aligned with From; VERP_BOUNCES is off)")
         signing = f"d={key.domain} s={key.selector} (aligned with From)" if key is not None else "off"
         self.field("DKIM", signing)
         self.field("Mailer", f"SMTP {smtp_host}" if smtp_host else mailer["BACKEND"])

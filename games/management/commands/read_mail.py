@@ -1,6 +1,9 @@
-"""``python manage.py read_mail [PATH] [--maildir | --mbox]``: play the replies in a mailbox.
+"""``python manage.py read_mail [PATH] [--maildir | --mbox]``: play the replies in a mailbox,
+and record the delivery reports (bounces) and complaints among them.
 
-For self-hosting without an ESP: point the reply address's mailbox at it.
+For self-hosting without an ESP: point the reply address's mailbox at it, and that of
+the bounce addresses (``bounce@`` the domain of DEFAULT_FROM_EMAIL, with its
+``+`` extensions).
 
 - ``read_mail`` or ``read_mail -`` reads one message from standard input, so an
   MTA can pipe each delivery to it (Postfix ``mailbox_command``, an alias
@@ -38,6 +41,18 @@ IGNORED_BECAUSE = {
     "no-such-seat": "the seat it answers is no longer in the game",
     "forged-address": "its reply address was not signed by this site",
     "no-reply-address": "it is not addressed to a game's reply address",
+    "report-not-ours": "it reports on mail this site did not send (not to a bounce address of this site)",
+    "forged-bounce-address": "its bounce address was not signed by this site",
+    "unknown-sent-email": "the email it reports on was sent too long ago to be remembered",
+    "no-report-part": "it is a report with no delivery status or feedback part",
+    "not-a-failure": "it reports no failed delivery",
+    "unreadable-report": "its report cannot be read",
+}
+# What a delivery report or a complaint did to the address it is about.
+RECORDED_BECAUSE = {
+    "hard-bounce": "a hard bounce: no more email goes to its address",
+    "soft-bounce": "a soft bounce: email to its address waits a day (the third in a week stops it)",
+    "complaint": "a complaint: no more email goes to its address",
 }
 
 
@@ -46,6 +61,8 @@ def sentence(outcome: Outcome) -> str:
     where = f" in game #{outcome.game_id}, seat {outcome.position + 1}" if outcome.position is not None else ""
     if outcome.status == "played":
         return f"played the answer{where}."
+    if outcome.status == "recorded":
+        return f"recorded {RECORDED_BECAUSE.get(outcome.reason, outcome.reason)}."
     if outcome.status == "explained":
         return f"not played{where} ({outcome.reason}): the player was emailed why."
     return f"ignored{where}: {IGNORED_BECAUSE.get(outcome.reason, outcome.reason)}."
