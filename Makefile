@@ -40,8 +40,11 @@ FAST_TESTS := tests/engine tests/kinds
 # own browser download is never used. Installed through apt only when missing.
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_APT_PACKAGES := chromium fonts-dejavu-core
+# The IMAP tests' server (tests/dovecot.py), likewise.
+DOVECOT := /usr/sbin/dovecot
+DOVECOT_APT_PACKAGES := dovecot-imapd
 
-.PHONY: help run test test-fast bench check messages clean chromium axe
+.PHONY: help run test test-fast bench check messages clean chromium dovecot axe
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -63,21 +66,30 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[dev]'
 	@touch $@ $(VENV)/.installed
 
+# Installs the Debian packages $(2) when the program $(1) is missing, for $(3).
 # Root runs apt-get itself; anyone else needs password-less sudo.
-chromium:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-		echo "Installing Debian's chromium for the browser tests: apt-get install $(CHROMIUM_APT_PACKAGES)"; \
+define apt-install
+	@if [ ! -x "$(1)" ]; then \
+		echo "Installing $(3): apt-get install $(2)"; \
 		if ! command -v apt-get >/dev/null 2>&1; then \
-			echo "error: $(CHROMIUM) is missing and apt-get is not available; install Chromium there." >&2; exit 1; fi; \
+			echo "error: $(1) is missing and apt-get is not available; install $(2) there." >&2; exit 1; fi; \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; \
 		elif command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; \
-		else echo "error: installing chromium needs root or sudo." >&2; exit 1; fi; \
+		else echo "error: installing $(2) needs root or sudo." >&2; exit 1; fi; \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq || \
 			echo "warning: apt-get update reported errors (an unreachable extra source?); installing anyway" >&2; \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			-o Dpkg::Use-Pty=0 $(CHROMIUM_APT_PACKAGES) >/dev/null && \
-		"$(CHROMIUM)" --version; \
+			-o Dpkg::Use-Pty=0 $(2) >/dev/null && \
+		"$(1)" --version; \
 	fi
+endef
+
+chromium:
+	$(call apt-install,$(CHROMIUM),$(CHROMIUM_APT_PACKAGES),Debian's chromium for the browser tests)
+
+# The IMAP tests start their own Dovecot (tests/dovecot.py), never the system's service.
+dovecot:
+	$(call apt-install,$(DOVECOT),$(DOVECOT_APT_PACKAGES),Debian's Dovecot for the IMAP tests)
 
 # axe-core for the browser tests' accessibility checks: the pinned version's tarball from
 # registry.npmjs.org, checked against its integrity hash (tests/e2e/axe.py), with Python
@@ -106,7 +118,7 @@ run: $(VENV)/.installed
 # DEBUG, DATABASE_URL and REDIS_URL default as tests/settings.py says; from the
 # environment they win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
-test: chromium axe $(VENV)/.installed-dev
+test: chromium dovecot axe $(VENV)/.installed-dev
 	@$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
 	exit $$status

@@ -1,0 +1,209 @@
+"""A throwaway Dovecot IMAP server: Debian's ``dovecot-imapd`` (``make test`` installs it)
+run as a process of its own, never the system's service, with a configuration written
+into a temporary folder.
+
+It listens on 127.0.0.1 on a free port, without TLS, and knows one user (a
+``passwd-file`` with a plain password) whose mail is a Maildir in the same folder;
+Dovecot logs into ``dovecot.log`` there. The tests start one per test process
+(tests/mail/test_imap.py) and ``benchmarks/imap.py`` one of its own. To try the site's
+IMAP reader by hand::
+
+    .venv/bin/python -m tests.dovecot            # prints IMAP_URL; Ctrl-C stops it
+    IMAP_URL=... DEBUG=1 .venv/bin/python manage.py read_mail --imap --watch
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+DOVECOT = Path("/usr/sbin/dovecot")
+# Dovecot refuses to open a mailbox as root: the test user's mail belongs to this
+# system user (the Debian package creates it) when the tests run as root.
+MAIL_OWNER = "dovecot"
+
+CONFIG = """\
+base_dir = {folder}/run
+state_dir = {folder}/state
+log_path = {folder}/dovecot.log
+info_log_path = {folder}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+# Plain passwords over a connection without TLS: this server is reached from 127.0.0.1 only.
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_login_user = {login_user}
+default_internal_user = {internal_user}
+first_valid_uid = {uid}
+last_valid_uid = {uid}
+mail_location = maildir:{folder}/mail/%u
+mail_uid = {uid}
+mail_gid = {gid}
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {folder}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={gid} home={folder}/mail/%u
+}}
+service imap-login {{
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+service imap-login {{
+  chroot =
+}}
+{extra}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Dovecot:
+    """One Dovecot server with one user; ``extra`` is appended to its configuration
+    (e.g. ``imap_capability = ...`` to offer no IDLE)."""
+
+    def __init__(self, *, port: int | None = None, extra: str = "", user: str = "play", password: str = "s3cret pass"):
+        if not DOVECOT.exists():
+            raise RuntimeError(f"{DOVECOT} is missing: `make test` installs it (apt-get install dovecot-imapd)")
+        self.user, self.password = user, password
+        self.port = port or free_port()
+        # Not under pytest's temporary folder, which only root may enter: the mail
+        # processes run as MAIL_OWNER and must reach the Maildir.
+        self.folder = Path(tempfile.mkdtemp(prefix="dovecot-"))
+        self.folder.chmod(0o755)
+        self.process: subprocess.Popen | None = None
+        self._configure(extra)
+
+    def _configure(self, extra: str) -> None:
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam(MAIL_OWNER)
+            uid, gid, login_user, internal_user = owner.pw_uid, owner.pw_gid, "dovenull", MAIL_OWNER
+        else:  # an unprivileged Dovecot runs everything as the one user it has
+            uid, gid = os.getuid(), os.getgid()
+            login_user = internal_user = pwd.getpwuid(uid).pw_name
+        (self.folder / "mail").mkdir()
+        os.chown(self.folder / "mail", uid, gid)
+        (self.folder / "passwd").write_text(f"{self.user}:{{PLAIN}}{self.password}\n")
+        (self.folder / "dovecot.conf").write_text(
+            CONFIG.format(
+                folder=self.folder,
+                port=self.port,
+                uid=uid,
+                gid=gid,
+                login_user=login_user,
+                internal_user=internal_user,
+                extra=extra,
+            )
+        )
+
+    @property
+    def url(self) -> str:
+        """The IMAP_URL of the user's INBOX (no TLS: ``imap://`` to 127.0.0.1)."""
+        return f"imap://{quote(self.user, safe='')}:{quote(self.password, safe='')}@127.0.0.1:{self.port}/INBOX"
+
+    @property
+    def maildir(self) -> Path:
+        """The user's Maildir: what is written into its ``new/`` is delivered, as by an MTA."""
+        return self.folder / "mail" / self.user
+
+    @property
+    def log(self) -> str:
+        path = self.folder / "dovecot.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def start(self, timeout: float = 20.0) -> None:
+        """Start the server in the foreground of a process of ours and wait until it accepts connections."""
+        self.process = subprocess.Popen(
+            [str(DOVECOT), "-F", "-c", str(self.folder / "dovecot.conf")],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.folder / "dovecot.stderr", "ab"),  # noqa: SIM115 - the child keeps it
+            start_new_session=True,  # its own process group: stop() ends its children with it
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"dovecot exited at start:\n{self._errors()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as connection:
+                    if connection.recv(64).startswith(b"* OK"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"dovecot did not answer on port {self.port}:\n{self._errors()}")
+
+    def _errors(self) -> str:
+        stderr = self.folder / "dovecot.stderr"
+        return (stderr.read_text(errors="replace") if stderr.exists() else "") + self.log[-2000:]
+
+    def stop(self) -> None:
+        """Stop the server and every process of it, so that its clients' connections
+        are closed, as in a restart of a real one (the master alone would leave the
+        processes serving them running)."""
+        if self.process is None:
+            return
+        group = self.process.pid
+        os.killpg(group, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+        self.process = None
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> Dovecot:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Run a throwaway Dovecot IMAP server until Ctrl-C.")
+    parser.add_argument("--port", type=int, default=1143, help="port on 127.0.0.1 (default: %(default)s)")
+    arguments = parser.parse_args()
+    with Dovecot(port=arguments.port) as server:
+        print(f"Dovecot listens on 127.0.0.1:{server.port}; its mail and log are in {server.folder}")
+        print(f"IMAP_URL={server.url}")
+        print("Ctrl-C stops it and removes the folder.")
+        try:
+            signal.pause()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()
