@@ -8,6 +8,7 @@ operator starts, reading the committed test database, so those tests use
 import io
 import mailbox
 import os
+import re
 import subprocess
 import sys
 import time
@@ -210,6 +211,19 @@ def test_a_broken_message_is_set_aside_and_the_others_still_read(
     assert len(boxes[PROCESSED]) == 1 and boxes["INBOX"] == []
     assert "duke" not in caplog.text and "Set message 1 aside" in caplog.text
     assert read_once(dovecot.url) == (0, "")  # never read again
+
+
+def test_a_message_whose_handling_raises_is_set_aside_once(game, ana, dovecot, caplog):
+    # An unclosed domain literal in To makes Python's own header parser raise.
+    raising = re.sub(rb"(?m)^To: .*$", b'To: "Coup" <play+1.0.x@[>', reply(game, ana, "show contessa").as_bytes())
+    append(dovecot, raising)
+    status, output = read_once(dovecot.url)
+    assert (status, output) == (1, "1: set aside in 'Set aside': handling it raised AttributeError.\n")
+    [(flags, _raw)] = folders(dovecot)[SET_ASIDE]
+    assert "\\Flagged" in flags
+    assert "Message 1 raised AttributeError while handled, at:" in caplog.text and "inbound.py" in caplog.text
+    assert "contessa" not in caplog.text  # where it failed, never what it said
+    assert read_once(dovecot.url) == (0, "")
 
 
 def test_messages_that_are_not_replies_are_moved_as_read(dovecot):
