@@ -9,7 +9,7 @@
 #   make test-fast  the rules engine, the game kinds and the scenario files only: no
 #               database, Redis, worker or browser (under a minute)
 #   make check  the linter, the formatter's check, the type checker and Django's system checks
-#   make bench  time the rules engine, the dashboard and the site under load (a scratch
+#   make bench  time the rules engine, the dashboard, replies read through IMAP and the site under load (a scratch
 #               database and the empty Redis database BENCH_REDIS_URL, default
 #               redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
 
@@ -100,7 +100,9 @@ axe: | $(VENV_PY)
 # The web server and, beside it, two Celery workers as in production: one for the
 # deadline queue alone (ETA tasks and the minute sweep), one with beat for the rest
 # (emails, reminders, the daily digest, the outbox relay). Without REDIS_URL their
-# broker is the folder var/broker/. Ctrl-C (or any one exiting) stops all three.
+# broker is the folder var/broker/. With IMAP_URL set, the reader of replies from that
+# mailbox runs beside them (README, "A site on a plain mailbox"). Ctrl-C (or any one
+# exiting) stops them all.
 CELERY_WORKER := $(VENV)/bin/celery -A coupsite worker --pool=solo -l info --without-gossip --without-mingle
 # The port `make run` serves on; the links in emails (SITE_URL) follow it unless SITE_URL is set.
 PORT ?= 8000
@@ -113,6 +115,7 @@ run: $(VENV)/.installed
 	$(CELERY_WORKER) -Q deadlines -n deadlines@%h & pids=$$!; \
 	$(CELERY_WORKER) -Q celery -n default@%h --beat --schedule var/celerybeat-schedule & pids="$$pids $$!"; \
 	$(VENV_PY) manage.py runserver 127.0.0.1:$(PORT) & pids="$$pids $$!"; \
+	if [ -n "$$IMAP_URL" ]; then $(VENV_PY) manage.py read_mail --imap --watch & pids="$$pids $$!"; fi; \
 	wait -n
 
 # DEBUG, DATABASE_URL and REDIS_URL default as tests/settings.py says; from the
@@ -132,12 +135,14 @@ $(VENV)/.installed-bench: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[bench]'
 	@touch $@
 
-bench: $(VENV)/.installed $(VENV)/.installed-bench
+bench: dovecot $(VENV)/.installed $(VENV)/.installed-bench
 	$(VENV_PY) -m games.engine.bench --players 4 --games 2000 --replay
 	$(VENV_PY) benchmarks/engine_vs_coupml.py --players 4 --games 3000 --rounds 3
 	@# The dashboard benchmark needs a scratch PostgreSQL database; everything it makes is rolled back.
 	@[ -n "$$DATABASE_URL" ] || createdb -h 127.0.0.1 -U postgres coup_bench 2>/dev/null || true
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/dashboard.py --migrate
+	@# Replies read through IMAP from a throwaway Dovecot, into the same scratch database.
+	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/imap.py --migrate
 	@# The load benchmark makes (and drops) its own database and gunicorn; see its docstring.
 	$(VENV_PY) benchmarks/load.py
 

@@ -23,8 +23,11 @@ import socket
 import subprocess
 import tempfile
 import time
+from email.message import Message
 from pathlib import Path
 from urllib.parse import quote
+
+from imap_tools import MailBoxUnencrypted
 
 DOVECOT = Path("/usr/sbin/dovecot")
 # Dovecot refuses to open a mailbox as root: the test user's mail belongs to this
@@ -134,6 +137,27 @@ class Dovecot:
     def log(self) -> str:
         path = self.folder / "dovecot.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+    def connect(self) -> MailBoxUnencrypted:
+        """A client logged in as the user, no folder selected (``with`` logs out)."""
+        return MailBoxUnencrypted("127.0.0.1", self.port).login(self.user, self.password, initial_folder=None)
+
+    def append(self, *messages: bytes | Message, folder: str = "INBOX") -> None:
+        """Deliver ``messages`` into ``folder`` over IMAP, as a mail client or server does."""
+        with self.connect() as box:
+            for message in messages:
+                box.append(message if isinstance(message, bytes) else message.as_bytes(), folder)
+
+    def folders(self) -> dict[str, list[tuple[set[str], bytes]]]:
+        """Each folder's messages, as (flags, bytes), oldest first."""
+        with self.connect() as box:
+            found = {}
+            for folder in box.folder.list():
+                box.folder.set(folder.name)
+                found[folder.name] = [
+                    (set(message.flags), message.obj.as_bytes()) for message in box.fetch("ALL", mark_seen=False)
+                ]
+            return found
 
     def start(self, timeout: float = 20.0) -> None:
         """Start the server in the foreground of a process of ours and wait until it accepts connections."""

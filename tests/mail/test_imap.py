@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
-from imap_tools import MailBoxUnencrypted
 
 from games.mail import imap
 from tests.dovecot import Dovecot
@@ -42,24 +41,6 @@ def _fresh_cache():
 def dovecot():
     with Dovecot() as server:
         yield server
-
-
-def folders(server: Dovecot) -> dict[str, list[tuple[set[str], bytes]]]:
-    """Each folder's messages, as (flags, bytes), oldest first."""
-    with MailBoxUnencrypted("127.0.0.1", server.port).login(server.user, server.password, initial_folder=None) as box:
-        found = {}
-        for folder in box.folder.list():
-            box.folder.set(folder.name)
-            found[folder.name] = [
-                (set(message.flags), message.obj.as_bytes()) for message in box.fetch("ALL", mark_seen=False)
-            ]
-        return found
-
-
-def append(server: Dovecot, *messages) -> None:
-    with MailBoxUnencrypted("127.0.0.1", server.port).login(server.user, server.password) as box:
-        for message in messages:
-            box.append(message if isinstance(message, bytes) else message.as_bytes(), "INBOX")
 
 
 def read_once(url: str) -> tuple[int, str]:
@@ -179,13 +160,13 @@ def test_reconnection_waits_double_each_time_up_to_a_cap_with_jitter():
 def test_a_reply_in_the_inbox_is_played_and_moved_to_the_processed_folder(
     game, ana, dovecot, django_capture_on_commit_callbacks
 ):
-    append(dovecot, reply(game, ana, "income"))
+    dovecot.append(reply(game, ana, "income"))
     with django_capture_on_commit_callbacks(execute=True):
         status, output = read_once(dovecot.url)
     assert status == 0, output
     assert output == f"1: played the answer in game #{game.pk}, seat 1.\n"
     assert played(game)
-    boxes = folders(dovecot)
+    boxes = dovecot.folders()
     assert boxes["INBOX"] == [] and boxes[SET_ASIDE] == []
     [(flags, raw)] = boxes[PROCESSED]
     assert "\\Seen" in flags and b"income" in raw  # kept, never deleted
@@ -196,7 +177,7 @@ def test_a_broken_message_is_set_aside_and_the_others_still_read(
     game, ana, dovecot, django_capture_on_commit_callbacks, caplog
 ):
     broken = b"\x00\xff\xfe keep duke captain \x01 no header at all\r\n"
-    append(dovecot, broken, reply(game, ana, "income"))
+    dovecot.append(broken, reply(game, ana, "income"))
     with django_capture_on_commit_callbacks(execute=True):
         status, output = read_once(dovecot.url)
     assert status == 1  # an operator's cron job hears of it
@@ -205,7 +186,7 @@ def test_a_broken_message_is_set_aside_and_the_others_still_read(
         f"2: played the answer in game #{game.pk}, seat 1.",
     ]
     assert played(game)
-    boxes = folders(dovecot)
+    boxes = dovecot.folders()
     [(flags, raw)] = boxes[SET_ASIDE]
     assert "\\Flagged" in flags and "\\Seen" not in flags and b"keep duke captain" in raw
     assert len(boxes[PROCESSED]) == 1 and boxes["INBOX"] == []
@@ -216,10 +197,10 @@ def test_a_broken_message_is_set_aside_and_the_others_still_read(
 def test_a_message_whose_handling_raises_is_set_aside_once(game, ana, dovecot, caplog):
     # An unclosed domain literal in To makes Python's own header parser raise.
     raising = re.sub(rb"(?m)^To: .*$", b'To: "Coup" <play+1.0.x@[>', reply(game, ana, "show contessa").as_bytes())
-    append(dovecot, raising)
+    dovecot.append(raising)
     status, output = read_once(dovecot.url)
     assert (status, output) == (1, "1: set aside in 'Set aside': handling it raised AttributeError.\n")
-    [(flags, _raw)] = folders(dovecot)[SET_ASIDE]
+    [(flags, _raw)] = dovecot.folders()[SET_ASIDE]
     assert "\\Flagged" in flags
     assert "Message 1 raised AttributeError while handled, at:" in caplog.text and "inbound.py" in caplog.text
     assert "contessa" not in caplog.text  # where it failed, never what it said
@@ -228,9 +209,9 @@ def test_a_message_whose_handling_raises_is_set_aside_once(game, ana, dovecot, c
 
 def test_messages_that_are_not_replies_are_moved_as_read(dovecot):
     newsletter = b"From: news@example.com\r\nTo: play@localhost\r\nSubject: Hi\r\n\r\nHello\r\n"
-    append(dovecot, newsletter)
+    dovecot.append(newsletter)
     assert read_once(dovecot.url) == (0, "1: ignored: it is not addressed to a game's reply address.\n")
-    assert len(folders(dovecot)[PROCESSED]) == 1
+    assert len(dovecot.folders()[PROCESSED]) == 1
 
 
 # ---- bad settings -----------------------------------------------------------------------
@@ -273,16 +254,16 @@ def test_a_bad_url_or_password_is_one_line_and_status_2(dovecot):
 
 def test_idle_reads_a_reply_as_it_arrives(transactional_db, ana, ben, cai, dovecot, watcher):
     first, second = started_game(ana, ben, cai), started_game(ana, ben, cai)
-    append(dovecot, reply(first, ana, "income"))  # waiting before the reader starts
+    dovecot.append(reply(first, ana, "income"))  # waiting before the reader starts
     reader = watcher(dovecot.url)
     reader.wait_for("waits for news with IDLE")
     reader.wait_for(f"played the answer in game #{first.pk}")
     time.sleep(0.5)  # the reader is idling
-    append(dovecot, reply(second, ana, "income"))
+    dovecot.append(reply(second, ana, "income"))
     # IDLE renews every five minutes: only the server's news can wake it this soon.
     reader.wait_for(f"played the answer in game #{second.pk}", timeout=10)
     assert played(first) and played(second)
-    assert len(folders(dovecot)[PROCESSED]) == 2
+    assert len(dovecot.folders()[PROCESSED]) == 2
 
 
 def test_a_server_restart_while_idling_loses_nothing(transactional_db, ana, ben, cai, dovecot, watcher):
@@ -294,13 +275,13 @@ def test_a_server_restart_while_idling_loses_nothing(transactional_db, ana, ben,
     # Delivered while the server is down, as the mail server's delivery agent writes it.
     mailbox.Maildir(dovecot.maildir, create=False).add(reply(during, ana, "income").as_bytes())
     dovecot.start()
-    append(dovecot, reply(after, ana, "income"))
+    dovecot.append(reply(after, ana, "income"))
     reader.wait_for(f"played the answer in game #{during.pk}")
     reader.wait_for(f"played the answer in game #{after.pk}")
     assert "reconnecting in" in reader.errors and "Reconnected to imap://play@127.0.0.1" in reader.errors
     assert "Traceback" not in reader.errors
     assert played(during) and played(after)
-    boxes = folders(dovecot)
+    boxes = dovecot.folders()
     assert len(boxes[PROCESSED]) == 2 and boxes["INBOX"] == []
 
 
@@ -309,7 +290,7 @@ def test_without_idle_the_reader_looks_every_poll_interval(transactional_db, ana
         reader = watcher(server.url, IMAP_POLL_SECONDS="1")
         reader.wait_for("looks every 1 s (the server offers no IDLE)")
         game = started_game(ana, ben, cai)
-        append(server, reply(game, ana, "income"))
+        server.append(reply(game, ana, "income"))
         reader.wait_for(f"played the answer in game #{game.pk}", timeout=10)
         assert played(game)
-        assert len(folders(server)[PROCESSED]) == 1
+        assert len(server.folders()[PROCESSED]) == 1
