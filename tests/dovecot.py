@@ -6,15 +6,18 @@ It listens on 127.0.0.1 on a free port, without TLS, and knows one user (a
 ``passwd-file`` with a plain password) whose mail is a Maildir in the same folder;
 Dovecot logs into ``dovecot.log`` there. The tests start one per test process
 (tests/mail/test_imap.py) and ``benchmarks/imap.py`` one of its own. To try the site's
-IMAP reader by hand::
+IMAP reader by hand (README, "A site on a plain mailbox")::
 
-    .venv/bin/python -m tests.dovecot            # prints IMAP_URL; Ctrl-C stops it
-    IMAP_URL=... DEBUG=1 .venv/bin/python manage.py read_mail --imap --watch
+    .venv/bin/python -m tests.dovecot        # port 1143; prints IMAP_URL; Ctrl-C stops it
+    IMAP_URL=... make run                    # the site, its workers and the mail reader
+    .venv/bin/python -m tests.dovecot reply ben@example.com allow
 """
 
 from __future__ import annotations
 
 import argparse
+import email
+import mailbox
 import os
 import pwd
 import shutil
@@ -23,13 +26,18 @@ import socket
 import subprocess
 import tempfile
 import time
-from email.message import Message
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage, Message
+from email.utils import format_datetime, make_msgid, parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import quote
 
 from imap_tools import MailBoxUnencrypted
 
 DOVECOT = Path("/usr/sbin/dovecot")
+# The one user (its password has a space, so that URLs must percent-encode it).
+USER, PASSWORD = "play", "s3cret pass"
 # Dovecot refuses to open a mailbox as root: the test user's mail belongs to this
 # system user (the Debian package creates it) when the tests run as root.
 MAIL_OWNER = "dovecot"
@@ -85,15 +93,47 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-class Dovecot:
+class ImapUser:
+    """The user of a Dovecot of ours on 127.0.0.1, as a mail client reaches it."""
+
+    def __init__(self, *, port: int, user: str = USER, password: str = PASSWORD):
+        self.port, self.user, self.password = port, user, password
+
+    @property
+    def url(self) -> str:
+        """The IMAP_URL of the user's INBOX (no TLS: ``imap://`` to 127.0.0.1)."""
+        return f"imap://{quote(self.user, safe='')}:{quote(self.password, safe='')}@127.0.0.1:{self.port}/INBOX"
+
+    def connect(self) -> MailBoxUnencrypted:
+        """A client logged in as the user, no folder selected (``with`` logs out)."""
+        return MailBoxUnencrypted("127.0.0.1", self.port).login(self.user, self.password, initial_folder=None)
+
+    def append(self, *messages: bytes | Message, folder: str = "INBOX") -> None:
+        """Deliver ``messages`` into ``folder`` over IMAP, as a mail client or server does."""
+        with self.connect() as box:
+            for message in messages:
+                box.append(message if isinstance(message, bytes) else message.as_bytes(), folder)
+
+    def folders(self) -> dict[str, list[tuple[set[str], bytes]]]:
+        """Each folder's messages, as (flags, bytes), oldest first."""
+        with self.connect() as box:
+            found = {}
+            for folder in box.folder.list():
+                box.folder.set(folder.name)
+                found[folder.name] = [
+                    (set(message.flags), message.obj.as_bytes()) for message in box.fetch("ALL", mark_seen=False)
+                ]
+            return found
+
+
+class Dovecot(ImapUser):
     """One Dovecot server with one user; ``extra`` is appended to its configuration
     (e.g. ``imap_capability = ...`` to offer no IDLE)."""
 
-    def __init__(self, *, port: int | None = None, extra: str = "", user: str = "play", password: str = "s3cret pass"):
+    def __init__(self, *, port: int | None = None, extra: str = "", user: str = USER, password: str = PASSWORD):
         if not DOVECOT.exists():
             raise RuntimeError(f"{DOVECOT} is missing: `make test` installs it (apt-get install dovecot-imapd)")
-        self.user, self.password = user, password
-        self.port = port or free_port()
+        super().__init__(port=port or free_port(), user=user, password=password)
         # Not under pytest's temporary folder, which only root may enter: the mail
         # processes run as MAIL_OWNER and must reach the Maildir.
         self.folder = Path(tempfile.mkdtemp(prefix="dovecot-"))
@@ -124,11 +164,6 @@ class Dovecot:
         )
 
     @property
-    def url(self) -> str:
-        """The IMAP_URL of the user's INBOX (no TLS: ``imap://`` to 127.0.0.1)."""
-        return f"imap://{quote(self.user, safe='')}:{quote(self.password, safe='')}@127.0.0.1:{self.port}/INBOX"
-
-    @property
     def maildir(self) -> Path:
         """The user's Maildir: what is written into its ``new/`` is delivered, as by an MTA."""
         return self.folder / "mail" / self.user
@@ -137,27 +172,6 @@ class Dovecot:
     def log(self) -> str:
         path = self.folder / "dovecot.log"
         return path.read_text(errors="replace") if path.exists() else ""
-
-    def connect(self) -> MailBoxUnencrypted:
-        """A client logged in as the user, no folder selected (``with`` logs out)."""
-        return MailBoxUnencrypted("127.0.0.1", self.port).login(self.user, self.password, initial_folder=None)
-
-    def append(self, *messages: bytes | Message, folder: str = "INBOX") -> None:
-        """Deliver ``messages`` into ``folder`` over IMAP, as a mail client or server does."""
-        with self.connect() as box:
-            for message in messages:
-                box.append(message if isinstance(message, bytes) else message.as_bytes(), folder)
-
-    def folders(self) -> dict[str, list[tuple[set[str], bytes]]]:
-        """Each folder's messages, as (flags, bytes), oldest first."""
-        with self.connect() as box:
-            found = {}
-            for folder in box.folder.list():
-                box.folder.set(folder.name)
-                found[folder.name] = [
-                    (set(message.flags), message.obj.as_bytes()) for message in box.fetch("ALL", mark_seen=False)
-                ]
-            return found
 
     def start(self, timeout: float = 20.0) -> None:
         """Start the server in the foreground of a process of ours and wait until it accepts connections."""
@@ -215,13 +229,48 @@ class Dovecot:
         self.remove()
 
 
+def reply_to_newest(maildir: Path, address: str, words: str) -> EmailMessage:
+    """The reply ``address`` writes, ``words`` above the quoted original, to the newest
+    email the site stored for it in ``maildir`` that has a reply address."""
+    stored = mailbox.Maildir(maildir, factory=None, create=False)
+    emails = [email.message_from_bytes(stored.get_bytes(key), policy=policy.default) for key in stored.keys()]
+    theirs = [message for message in emails if message["Reply-To"] and address.lower() in str(message["To"]).lower()]
+    if not theirs:
+        raise SystemExit(f"error: no email to {address} with a reply address in {maildir}")
+    original = max(theirs, key=lambda message: parsedate_to_datetime(str(message["Date"])))
+    answer = EmailMessage()
+    answer["From"] = address
+    answer["To"] = str(original["Reply-To"])
+    answer["Subject"] = f"Re: {original['Subject']}"
+    answer["In-Reply-To"] = str(original["Message-ID"])
+    answer["Date"] = format_datetime(datetime.now(UTC))
+    answer["Message-ID"] = make_msgid(domain="example.com")
+    quoted = original.get_body(preferencelist=("plain",))
+    text = quoted.get_content() if quoted is not None else ""
+    quote_lines = "\n".join("> " + line for line in text.splitlines())
+    answer.set_content(f"{words}\n\nOn {original['Date']}, {original['From']} wrote:\n{quote_lines}\n")
+    return answer
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Run a throwaway Dovecot IMAP server until Ctrl-C.")
+    parser = argparse.ArgumentParser(description="A throwaway Dovecot IMAP server, and replies delivered to it.")
     parser.add_argument("--port", type=int, default=1143, help="port on 127.0.0.1 (default: %(default)s)")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("serve", help="run the server until Ctrl-C (the default)")
+    replying = commands.add_parser(
+        "reply", help="deliver to the server's INBOX the reply of ADDRESS to the newest email the site stored for it"
+    )
+    replying.add_argument("address", help="the player's email address, e.g. ben@example.com")
+    replying.add_argument("words", help='the answer, e.g. "allow" or "steal ana"')
+    replying.add_argument("--maildir", type=Path, default=Path("var/mailbox"), help="(default: %(default)s)")
     arguments = parser.parse_args()
+    if arguments.command == "reply":
+        ImapUser(port=arguments.port).append(reply_to_newest(arguments.maildir, arguments.address, arguments.words))
+        print(f"Delivered the reply of {arguments.address} to the INBOX of 127.0.0.1:{arguments.port}.")
+        return
     with Dovecot(port=arguments.port) as server:
         print(f"Dovecot listens on 127.0.0.1:{server.port}; its mail and log are in {server.folder}")
-        print(f"IMAP_URL={server.url}")
+        print(f"IMAP_URL='{server.url}'")
         print("Ctrl-C stops it and removes the folder.")
         try:
             signal.pause()

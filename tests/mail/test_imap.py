@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from games.mail import imap
-from tests.dovecot import Dovecot
+from tests.dovecot import Dovecot, reply_to_newest
 from tests.mail.test_replies import reply, state_of
 from tests.players import started_game
 from tests.worker import ROOT, database_url
@@ -212,6 +212,22 @@ def test_messages_that_are_not_replies_are_moved_as_read(dovecot):
     dovecot.append(newsletter)
     assert read_once(dovecot.url) == (0, "1: ignored: it is not addressed to a game's reply address.\n")
     assert len(dovecot.folders()[PROCESSED]) == 1
+
+
+def test_a_newcomer_answers_the_email_the_site_stored_by_a_reply_delivered_to_dovecot(
+    ana, ben, cai, dovecot, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    """``python -m tests.dovecot reply ADDRESS WORDS``, which the README's walk-through uses."""
+    stored = tmp_path / "mailbox"  # where `make run` stores the site's emails, var/mailbox/
+    settings.MAILERS = {"default": {"BACKEND": "coupsite.mailbox.EmailBackend", "OPTIONS": {"file_path": str(stored)}}}
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(ana, ben, cai)
+    answer = reply_to_newest(stored, ana.email, "income")
+    assert answer["To"].addresses[0].username.startswith("play+")
+    dovecot.append(answer)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert read_once(dovecot.url) == (0, f"1: played the answer in game #{game.pk}, seat 1.\n")
+    assert played(game)
 
 
 # ---- bad settings -----------------------------------------------------------------------
