@@ -212,18 +212,15 @@ class Reader:
         self.failures: Counter[str] = Counter()  # reads of a message that found the database unreachable
         self.set_aside = 0
 
-    def read(self, mailbox: BaseMailBox) -> int:
-        """Handle every message in the folder, oldest first; return how many. Raises
-        ``Interrupted`` when the connection is lost, or the database is unreachable."""
-        handled = 0
+    def read(self, mailbox: BaseMailBox) -> None:
+        """Handle every message in the folder, oldest first. Raises ``Interrupted``
+        when the connection is lost, or the database is unreachable."""
         try:
             mailbox.client.noop()  # news of the folder, for servers that tell it only then
             for message in mailbox.fetch("ALL", mark_seen=False, bulk=False):
                 self._handle(mailbox, cast(FetchedMessage, message))  # connect() set the class
-                handled += 1
         except CONNECTION_ERRORS as error:
             raise Interrupted(f"{self.account}: {_reason(error)}") from None
-        return handled
 
     def _handle(self, mailbox: BaseMailBox, message: FetchedMessage) -> None:
         uid = message.uid or "?"
