@@ -49,7 +49,7 @@ log_path = {folder}/dovecot.log
 info_log_path = {folder}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+{tls}
 # Plain passwords over a connection without TLS: this server is reached from 127.0.0.1 only.
 disable_plaintext_auth = no
 auth_mechanisms = plain login
@@ -74,7 +74,8 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {tls_port}
   }}
 }}
 service anvil {{
@@ -126,11 +127,29 @@ class ImapUser:
             return found
 
 
+# With ``tls``: a certificate of its own for localhost, which clients trust through
+# SSL_CERT_FILE=<folder>/cert.pem; STARTTLS on the IMAP port, and an IMAPS port.
+TLS = """\
+ssl = yes
+ssl_cert = <{folder}/cert.pem
+ssl_key = <{folder}/key.pem
+"""
+
+
 class Dovecot(ImapUser):
     """One Dovecot server with one user; ``extra`` is appended to its configuration
-    (e.g. ``imap_capability = ...`` to offer no IDLE)."""
+    (e.g. ``imap_capability = ...`` to offer no IDLE). Without ``tls`` it offers no
+    TLS at all."""
 
-    def __init__(self, *, port: int | None = None, extra: str = "", user: str = USER, password: str = PASSWORD):
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        extra: str = "",
+        user: str = USER,
+        password: str = PASSWORD,
+        tls: bool = False,
+    ):
         if not DOVECOT.exists():
             raise RuntimeError(f"{DOVECOT} is missing: `make test` installs it (apt-get install dovecot-imapd)")
         super().__init__(port=port or free_port(), user=user, password=password)
@@ -139,7 +158,28 @@ class Dovecot(ImapUser):
         self.folder = Path(tempfile.mkdtemp(prefix="dovecot-"))
         self.folder.chmod(0o755)
         self.process: subprocess.Popen | None = None
+        self.tls_port = free_port() if tls else 0
+        if tls:
+            self._make_certificate()
         self._configure(extra)
+
+    @property
+    def certificate(self) -> Path:
+        return self.folder / "cert.pem"
+
+    @property
+    def tls_url(self) -> str:
+        """The IMAP_URL of the user's INBOX over TLS from the start (``imaps://``)."""
+        return f"imaps://{quote(self.user, safe='')}:{quote(self.password, safe='')}@localhost:{self.tls_port}/INBOX"
+
+    def _make_certificate(self) -> None:
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost"]
+            + ["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
+            + ["-keyout", str(self.folder / "key.pem"), "-out", str(self.certificate)],
+            check=True,
+            capture_output=True,
+        )
 
     def _configure(self, extra: str) -> None:
         if os.geteuid() == 0:
@@ -160,6 +200,8 @@ class Dovecot(ImapUser):
                 login_user=login_user,
                 internal_user=internal_user,
                 extra=extra,
+                tls=TLS.format(folder=self.folder) if self.tls_port else "ssl = no",
+                tls_port=self.tls_port,
             )
         )
 

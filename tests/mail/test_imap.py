@@ -265,6 +265,25 @@ def test_a_bad_url_or_password_is_one_line_and_status_2(dovecot):
     assert done.returncode == 2 and "set IMAP_URL" in done.stderr
 
 
+def test_imaps_and_starttls_read_a_server_whose_certificate_is_trusted_and_refuse_others():
+    with Dovecot(tls=True) as server:
+        server.append(b"From: news@example.com\r\nTo: play@localhost\r\nSubject: Hi\r\n\r\nHello\r\n")
+        starttls = server.url.replace("@127.0.0.1:", "@localhost:")
+        trusted = {"SSL_CERT_FILE": str(server.certificate)}
+        for url in (server.tls_url, starttls):
+            done = run_read_mail("--imap", url, **trusted)
+            assert done.returncode == 0, done.stderr
+        logins = [line for line in server.log.splitlines() if "Login: user=<play>" in line]
+        assert len(logins) == 3 and ", TLS" not in logins[0]  # the test's own, then the reader's two
+        assert all(", TLS" in line for line in logins[1:]), logins
+        assert len(server.folders()[PROCESSED]) == 1
+        for url in (server.tls_url, starttls):
+            done = run_read_mail("--imap", url)
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.startswith("error: ") and "CERTIFICATE_VERIFY_FAILED" in done.stderr, done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
 # ---- watching ---------------------------------------------------------------------------
 
 
