@@ -44,7 +44,8 @@ import redis.exceptions
 from django import db
 from django.conf import settings
 from imap_tools import BaseMailBox, MailBox, MailBoxUnencrypted, MailMessage, MailMessageFlags
-from imap_tools.errors import ImapToolsError, MailboxLoginError
+from imap_tools.errors import ImapToolsError, MailboxFlagError, MailboxLoginError
+from imap_tools.utils import check_command_status
 
 from games.mail.inbound import Outcome, receive
 
@@ -217,7 +218,8 @@ class Reader:
         when the connection is lost, or the database is unreachable."""
         try:
             mailbox.client.noop()  # news of the folder, for servers that tell it only then
-            for message in mailbox.fetch("ALL", mark_seen=False, bulk=False):
+            # One another client deleted is its to expunge, not ours to read.
+            for message in mailbox.fetch("UNDELETED", mark_seen=False, bulk=False):
                 self._handle(mailbox, cast(FetchedMessage, message))  # connect() set the class
         except CONNECTION_ERRORS as error:
             raise Interrupted(f"{self.account}: {_reason(error)}") from None
@@ -241,12 +243,12 @@ class Reader:
             log.error("Message %s raised %s while handled, at:\n%s", uid, type(error).__name__, frames)
             return self._put_aside(mailbox, uid, f"handling it raised {type(error).__name__}")
         self.failures.pop(uid, None)
-        mailbox.flag(uid, MailMessageFlags.SEEN, True)
+        _mark(mailbox, uid, MailMessageFlags.SEEN)
         mailbox.move(uid, settings.IMAP_PROCESSED_FOLDER)
         self.on_outcome(uid, outcome)
 
     def _put_aside(self, mailbox: BaseMailBox, uid: str, why: str) -> None:
-        mailbox.flag(uid, MailMessageFlags.FLAGGED, True)
+        _mark(mailbox, uid, MailMessageFlags.FLAGGED)
         mailbox.move(uid, settings.IMAP_SET_ASIDE_FOLDER)
         self.failures.pop(uid, None)
         self.set_aside += 1
@@ -293,6 +295,13 @@ class Reader:
         if "IDLE" in mailbox.client.capabilities:
             return "waits for news with IDLE"
         return f"looks every {settings.IMAP_POLL_SECONDS} s (the server offers no IDLE)"
+
+
+def _mark(mailbox: BaseMailBox, uid: str, flag: str) -> None:
+    """Add ``flag`` to message ``uid``. Not imap-tools' ``flag()``, which expunges the
+    folder after it: messages another client marked deleted stay for it to expunge."""
+    result = mailbox.client.uid("STORE", uid, "+FLAGS.SILENT", f"({flag})")
+    check_command_status(result, MailboxFlagError)
 
 
 def close(mailbox: BaseMailBox | None) -> None:

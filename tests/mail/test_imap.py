@@ -207,11 +207,16 @@ def test_a_message_whose_handling_raises_is_set_aside_once(game, ana, dovecot, c
     assert read_once(dovecot.url) == (0, "")
 
 
-def test_messages_that_are_not_replies_are_moved_as_read(dovecot):
+def test_messages_that_are_not_replies_are_moved_as_read_and_deleted_ones_left_alone(dovecot):
     newsletter = b"From: news@example.com\r\nTo: play@localhost\r\nSubject: Hi\r\n\r\nHello\r\n"
+    with dovecot.connect() as box:  # another client deleted it, and has yet to expunge it
+        box.append(newsletter.replace(b"Hi", b"Old"), "INBOX", flag_set=["\\Deleted"])
     dovecot.append(newsletter)
-    assert read_once(dovecot.url) == (0, "1: ignored: it is not addressed to a game's reply address.\n")
-    assert len(dovecot.folders()[PROCESSED]) == 1
+    assert read_once(dovecot.url) == (0, "2: ignored: it is not addressed to a game's reply address.\n")
+    boxes = dovecot.folders()
+    assert len(boxes[PROCESSED]) == 1
+    [(flags, raw)] = boxes["INBOX"]
+    assert "\\Deleted" in flags and b"Subject: Old" in raw
 
 
 def test_a_newcomer_answers_the_email_the_site_stored_by_a_reply_delivered_to_dovecot(
