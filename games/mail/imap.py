@@ -291,10 +291,12 @@ class Reader:
         except CONNECTION_ERRORS as error:
             raise Interrupted(f"{self.account}: {_reason(error)}") from None
 
-    def waits_how(self, mailbox: BaseMailBox) -> str:
-        if "IDLE" in mailbox.client.capabilities:
-            return "waits for news with IDLE"
-        return f"looks every {settings.IMAP_POLL_SECONDS} s (the server offers no IDLE)"
+
+def how_it_waits(mailbox: BaseMailBox) -> str:
+    """How a watching reader waits for mail on this server, for its operator."""
+    if "IDLE" in mailbox.client.capabilities:
+        return "waits for news with IDLE"
+    return f"looks every {settings.IMAP_POLL_SECONDS} s (the server offers no IDLE)"
 
 
 def _mark(mailbox: BaseMailBox, uid: str, flag: str) -> None:

@@ -23,7 +23,7 @@ For self-hosting without an ESP: point the reply address's mailbox at it.
 Prints one plain sentence per message with its outcome (``games.mail.inbound.Outcome``),
 never what the message said.
 Exit status 0; 2 with a one-line error when PATH cannot be read, or the IMAP
-mailbox reached; 1 when a message failed unexpectedly (it stays unread in a
+mailbox cannot be reached (a wrong URL, server or password); 1 when a message failed unexpectedly (it stays unread in a
 Maildir, for the next run; it is set aside in an IMAP mailbox).
 """
 
@@ -75,6 +75,7 @@ class Command(BaseCommand):
         kind.add_argument("--mbox", action="store_true", help="PATH is an mbox file")
         kind.add_argument(
             "--imap",
+            dest="imap_url",
             nargs="?",
             const="",
             metavar="URL",
@@ -84,14 +85,14 @@ class Command(BaseCommand):
             "--watch", action="store_true", help="with --imap: keep reading as mail arrives, until stopped"
         )
 
-    def handle(self, *args, path, maildir, mbox, imap, watch, **options):
+    def handle(self, *args, path, maildir, mbox, imap_url, watch, **options):
         # Each message's outcome is this command's own line: the log's copy of it
         # would say everything twice.
         logging.getLogger("games.mail.inbound").setLevel(logging.WARNING)
-        if imap is not None:
+        if imap_url is not None:
             if path != "-":
                 self._fail("--imap reads the mailbox of a URL, not PATH")
-            self._read_imap(imap or settings.IMAP_URL, watch=watch)
+            self._read_imap(imap_url or settings.IMAP_URL, watch=watch)
             return
         if watch:
             self._fail("--watch goes with --imap")
@@ -174,7 +175,7 @@ class Command(BaseCommand):
             if reader.set_aside:
                 sys.exit(1)
             return
-        self._say(f"Reading {account}: it {reader.waits_how(mailbox)}.")
+        self._say(f"Reading {account}: it {imap.how_it_waits(mailbox)}.")
         # SIGTERM stops it as Ctrl-C does (as a container's first process it would
         # otherwise be ignored). A message being handled then is rolled back and
         # stays in the folder, for the next start.
