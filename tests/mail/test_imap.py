@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from games.mail import imap
-from tests.dovecot import Dovecot, reply_to_newest
+from tests.dovecot import Dovecot, free_port, reply_to_newest
 from tests.mail.test_replies import reply, state_of
 from tests.players import started_game
 from tests.worker import ROOT, database_url
@@ -251,12 +251,11 @@ def run_read_mail(*args: str, **environ: str) -> subprocess.CompletedProcess:
 
 
 def test_a_bad_url_or_password_is_one_line_and_status_2(dovecot):
-    closed = Dovecot()  # its port is free: nothing listens there
-    closed.remove()
+    closed = free_port()  # nothing listens there
     cases = [
         ("imaps://nobody@imap.example.org/INBOX", "needs a user and a password"),
         (dovecot.url.replace("s3cret", "wrong"), "refused the user name or password"),
-        (f"imap://play:pw@127.0.0.1:{closed.port}/INBOX", "refused the connection"),
+        (f"imap://play:pw@127.0.0.1:{closed}/INBOX", "refused the connection"),
         ("pop3://play:pw@127.0.0.1/INBOX", "must start with imaps://"),
     ]
     for number, (url, reason) in enumerate(cases):
@@ -287,6 +286,16 @@ def test_imaps_and_starttls_read_a_server_whose_certificate_is_trusted_and_refus
             assert done.returncode == 2, done.stderr
             assert done.stderr.startswith("error: ") and "CERTIFICATE_VERIFY_FAILED" in done.stderr, done.stderr
             assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_reply_that_finds_the_database_down_stays_in_the_inbox_for_the_next_pass(game, ana, dovecot):
+    dovecot.append(reply(game, ana, "income"))
+    nowhere = free_port()  # no database listens there
+    done = run_read_mail("--imap", dovecot.url, DATABASE_URL=f"postgres://postgres@127.0.0.1:{nowhere}/coup")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == "error: cannot handle message 1 now: OperationalError", done.stderr
+    boxes = dovecot.folders()
+    assert len(boxes["INBOX"]) == 1 and boxes[PROCESSED] == boxes[SET_ASIDE] == []
 
 
 # ---- watching ---------------------------------------------------------------------------
