@@ -2,10 +2,11 @@
 run as a process of its own, never the system's service, with a configuration written
 into a temporary folder.
 
-It listens on 127.0.0.1 on a free port, without TLS, and knows one user (a
-``passwd-file`` with a plain password) whose mail is a Maildir in the same folder;
-Dovecot logs into ``dovecot.log`` there. The tests start one per test process
-(tests/mail/test_imap.py) and ``benchmarks/imap.py`` one of its own. To try the site's
+It listens on 127.0.0.1 on a free port, without TLS unless asked (then with a
+certificate of its own), and knows one user (a ``passwd-file`` with a plain
+password) whose mail is a Maildir in the same folder; Dovecot logs into
+``dovecot.log`` there. Each test that needs one starts its own
+(tests/mail/test_imap.py), and ``benchmarks/imap.py`` too. To try the site's
 IMAP reader by hand (README, "A site on a plain mailbox")::
 
     .venv/bin/python -m tests.dovecot        # port 1143; prints IMAP_URL; Ctrl-C stops it
