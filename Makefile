@@ -9,7 +9,7 @@
 #   make test-fast  the rules engine, the game kinds and the scenario files only: no
 #               database, Redis, worker or browser (under a minute)
 #   make check  the linter, the formatter's check, the type checker and Django's system checks
-#   make bench  time the rules engine, the dashboard and the site under load (a scratch
+#   make bench  time the rules engine, the dashboard, replies read through IMAP and the site under load (a scratch
 #               database and the empty Redis database BENCH_REDIS_URL, default
 #               redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
 
@@ -40,8 +40,11 @@ FAST_TESTS := tests/engine tests/kinds
 # own browser download is never used. Installed through apt only when missing.
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_APT_PACKAGES := chromium fonts-dejavu-core
+# The IMAP tests' server (tests/dovecot.py), likewise.
+DOVECOT := /usr/sbin/dovecot
+DOVECOT_APT_PACKAGES := dovecot-imapd
 
-.PHONY: help run test test-fast bench check messages clean chromium axe
+.PHONY: help run test test-fast bench check messages clean chromium dovecot axe
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -63,21 +66,30 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[dev]'
 	@touch $@ $(VENV)/.installed
 
+# Installs the Debian packages $(2) when the program $(1) is missing, for $(3).
 # Root runs apt-get itself; anyone else needs password-less sudo.
-chromium:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-		echo "Installing Debian's chromium for the browser tests: apt-get install $(CHROMIUM_APT_PACKAGES)"; \
+define apt-install
+	@if [ ! -x "$(1)" ]; then \
+		echo "Installing $(3): apt-get install $(2)"; \
 		if ! command -v apt-get >/dev/null 2>&1; then \
-			echo "error: $(CHROMIUM) is missing and apt-get is not available; install Chromium there." >&2; exit 1; fi; \
+			echo "error: $(1) is missing and apt-get is not available; install $(2) there." >&2; exit 1; fi; \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; \
 		elif command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; \
-		else echo "error: installing chromium needs root or sudo." >&2; exit 1; fi; \
+		else echo "error: installing $(2) needs root or sudo." >&2; exit 1; fi; \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq || \
 			echo "warning: apt-get update reported errors (an unreachable extra source?); installing anyway" >&2; \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			-o Dpkg::Use-Pty=0 $(CHROMIUM_APT_PACKAGES) >/dev/null && \
-		"$(CHROMIUM)" --version; \
+			-o Dpkg::Use-Pty=0 $(2) >/dev/null && \
+		"$(1)" --version; \
 	fi
+endef
+
+chromium:
+	$(call apt-install,$(CHROMIUM),$(CHROMIUM_APT_PACKAGES),Debian's chromium for the browser tests)
+
+# The IMAP tests start their own Dovecot (tests/dovecot.py), never the system's service.
+dovecot:
+	$(call apt-install,$(DOVECOT),$(DOVECOT_APT_PACKAGES),Debian's Dovecot for the IMAP tests)
 
 # axe-core for the browser tests' accessibility checks: the pinned version's tarball from
 # registry.npmjs.org, checked against its integrity hash (tests/e2e/axe.py), with Python
@@ -88,7 +100,9 @@ axe: | $(VENV_PY)
 # The web server and, beside it, two Celery workers as in production: one for the
 # deadline queue alone (ETA tasks and the minute sweep), one with beat for the rest
 # (emails, reminders, the daily digest, the outbox relay). Without REDIS_URL their
-# broker is the folder var/broker/. Ctrl-C (or any one exiting) stops all three.
+# broker is the folder var/broker/. With IMAP_URL set, the reader of replies from that
+# mailbox runs beside them (README, "A site on a plain mailbox"). Ctrl-C (or any one
+# exiting) stops them all.
 CELERY_WORKER := $(VENV)/bin/celery -A coupsite worker --pool=solo -l info --without-gossip --without-mingle
 # The port `make run` serves on; the links in emails (SITE_URL) follow it unless SITE_URL is set.
 PORT ?= 8000
@@ -101,12 +115,13 @@ run: $(VENV)/.installed
 	$(CELERY_WORKER) -Q deadlines -n deadlines@%h & pids=$$!; \
 	$(CELERY_WORKER) -Q celery -n default@%h --beat --schedule var/celerybeat-schedule & pids="$$pids $$!"; \
 	$(VENV_PY) manage.py runserver 127.0.0.1:$(PORT) & pids="$$pids $$!"; \
+	if [ -n "$$IMAP_URL" ]; then $(VENV_PY) manage.py read_mail --imap --watch & pids="$$pids $$!"; fi; \
 	wait -n
 
 # DEBUG, DATABASE_URL and REDIS_URL default as tests/settings.py says; from the
 # environment they win, even when set to empty.
 # PYTEST_STATUS_FILE (used by .ci/run) receives pytest's own exit status.
-test: chromium axe $(VENV)/.installed-dev
+test: chromium dovecot axe $(VENV)/.installed-dev
 	@$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
 	if [ -n "$(PYTEST_STATUS_FILE)" ]; then echo $$status > "$(PYTEST_STATUS_FILE)"; fi; \
 	exit $$status
@@ -120,13 +135,15 @@ $(VENV)/.installed-bench: pyproject.toml | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -e '.[bench]'
 	@touch $@
 
-bench: $(VENV)/.installed $(VENV)/.installed-bench
+bench: dovecot $(VENV)/.installed $(VENV)/.installed-bench
 	$(VENV_PY) -m games.engine.bench --players 4 --games 2000 --replay
 	$(VENV_PY) benchmarks/engine_vs_coupml.py --players 4 --games 3000 --rounds 3
 	@# The dashboard benchmark needs a scratch PostgreSQL database; everything it makes is rolled back.
 	@[ -n "$$DATABASE_URL" ] || createdb -h 127.0.0.1 -U postgres coup_bench 2>/dev/null || true
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/dashboard.py --migrate
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/bounces.py --migrate
+	@# Replies read through IMAP from a throwaway Dovecot, into the same scratch database.
+	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/imap.py --migrate
 	@# The load benchmark makes (and drops) its own database and gunicorn; see its docstring.
 	$(VENV_PY) benchmarks/load.py
 

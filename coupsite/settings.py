@@ -280,6 +280,14 @@ VERP_BOUNCES = env_bool("VERP_BOUNCES", True)
 # ANYMAIL_WEBHOOK_SECRET (outside DEBUG the site refuses to start without it).
 INBOUND_ESP = env_str("INBOUND_ESP").strip().lower()
 ANYMAIL = {"WEBHOOK_SECRET": env_str("ANYMAIL_WEBHOOK_SECRET")}
+# Or from a plain mailbox: `manage.py read_mail --imap --watch` reads the folder of
+# IMAP_URL (imaps://user:password@host/INBOX) as mail arrives (games/mail/imap.py),
+# with IDLE, or looking every IMAP_POLL_SECONDS on a server without it, and moves each
+# message it handled to the first folder below, or one it could not to the second.
+IMAP_URL = env_str("IMAP_URL")
+IMAP_POLL_SECONDS = env_int("IMAP_POLL_SECONDS", 60)
+IMAP_PROCESSED_FOLDER = env_str("IMAP_PROCESSED_FOLDER", "Processed")
+IMAP_SET_ASIDE_FOLDER = env_str("IMAP_SET_ASIDE_FOLDER", "Set aside")
 
 # HTTPS hardening, on by default in production. Set HTTPS=0 only when serving
 # plain HTTP on purpose (e.g. trying the docker compose stack on localhost).

@@ -4,14 +4,17 @@ beat driving the outbox relay and the daily check of the logs, the relay process
 site leaves its hand-overs to, and migrations run as the owner while the site
 connects as the role that may only append events."""
 
+import os
 import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlparse
 
 from django.conf import settings
 
 from tests.test_project import ROOT, command_of
 
-SITE_SERVICES = ("web", "worker", "deadlines", "beat", "relay")
+SITE_SERVICES = ("web", "worker", "deadlines", "beat", "relay", "mail-reader")
 
 
 def queues_of(command: str) -> set[str]:
@@ -33,6 +36,29 @@ def test_compose_runs_the_outbox_relay_process_and_the_site_leaves_it_every_hand
     assert command_of(compose["services"]["relay"]) == "python manage.py outbox_relay"
     for name in SITE_SERVICES:
         assert compose["services"][name]["environment"]["OUTBOX_RELAY_PROCESS"] == "1"
+
+
+def test_compose_reads_the_imap_mailbox_only_when_imap_url_is_set(compose):
+    """Without IMAP_URL the mail reader says so and stops for good (it restarts on
+    failure only); with it, it runs ``read_mail --imap --watch``, here refusing a URL
+    that names no IMAP server."""
+    service = compose["services"]["mail-reader"]
+    assert service["restart"] == "on-failure"
+    assert compose["services"]["web"]["environment"]["IMAP_URL"] == "${IMAP_URL:-}"
+    script = command_of(service).removeprefix("sh -c ").replace("$$", "$")  # as compose hands it to sh
+    path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"  # `python` is the project's
+    unset = subprocess.run(
+        ["sh", "-c", script],
+        cwd=ROOT,
+        env={**os.environ, "PATH": path, "IMAP_URL": ""},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (unset.returncode, unset.stdout) == (0, "IMAP_URL is not set: no mailbox to read.\n")
+    bad = {**os.environ, "PATH": path, "IMAP_URL": "pop3://play:pw@mail.example.org/"}
+    refused = subprocess.run(["sh", "-c", script], cwd=ROOT, env=bad, capture_output=True, text=True, check=False)
+    assert refused.returncode == 2 and "IMAP_URL must start with imaps://" in refused.stderr
 
 
 def test_make_run_starts_a_worker_for_each_queue_and_beat_once():

@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.dovecot import Dovecot
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -55,15 +57,18 @@ def test_the_readme_names_port_for_a_second_server():
 
 
 def test_make_run_serves_on_the_port_given_and_site_url_follows_it(tmp_path):
-    """...it prints where the mailbox is, and what the server and its workers write
-    stays in var/ and the SQLite file."""
+    """...it prints where the mailbox is, reads the IMAP mailbox of IMAP_URL when
+    set, and what the server and its workers write stays in var/ and the SQLite file."""
     before = _untracked()
     port = _free_port()
+    imap = Dovecot()
+    imap.start()
+    imap.append(b"From: news@example.com\r\nTo: play@localhost\r\nSubject: Hi\r\n\r\nHello\r\n")
     # As a developer types it: the site's own settings, not the test run's.
     environ = {
         key: value for key, value in os.environ.items() if key not in ("SITE_URL", "PORT", "DJANGO_SETTINGS_MODULE")
     }
-    environ.update(DATABASE_URL="", REDIS_URL="")
+    environ.update(DATABASE_URL="", REDIS_URL="", IMAP_URL=imap.url)
     environ = {key: value for key, value in environ.items() if not key.startswith("EMAIL_")}
     output = tmp_path / "make-run.out"
     with output.open("wb") as printed:
@@ -89,8 +94,13 @@ def test_make_run_serves_on_the_port_given_and_site_url_follows_it(tmp_path):
         assert _environ_of(f"runserver 127.0.0.1:{port}")["SITE_URL"] == f"http://127.0.0.1:{port}"
         mailbox = f"stored in the Maildir {ROOT / 'var' / 'mailbox'}/ and listed at http://127.0.0.1:{port}/mailbox/."
         assert mailbox in output.read_text(), output.read_text()[:2000]
+        while not imap.folders().get("Processed"):  # the message waiting in INBOX is read
+            assert time.monotonic() < deadline, f"the INBOX was not read:\n{output.read_text()[-2000:]}"
+            time.sleep(0.5)
+        assert "waits for news with IDLE" in output.read_text()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+        imap.remove()
     written = {path for path in _untracked() - before if "__pycache__" not in path}
     assert all(path.startswith("var/") or path.startswith("db.sqlite3") for path in written), written

@@ -43,6 +43,7 @@ def test_compose_defines_its_services(compose):
         "deadlines",
         "beat",
         "relay",
+        "mail-reader",
         "postgres",
         "redis",
         "mailpit",

@@ -1,5 +1,6 @@
-"""``python manage.py read_mail [PATH] [--maildir | --mbox]``: play the replies in a mailbox,
-and record the delivery reports (bounces) and complaints among them.
+"""``python manage.py read_mail [PATH] [--maildir | --mbox]`` or ``read_mail --imap [URL] [--watch]``:
+play the replies in a mailbox, and record the delivery reports (bounces) and complaints
+among them.
 
 For self-hosting without an ESP: point the reply address's mailbox at it, and that of
 the bounce addresses (``bounce@`` the domain of DEFAULT_FROM_EMAIL, with its
@@ -15,21 +16,32 @@ the bounce addresses (``bounce@`` the domain of DEFAULT_FROM_EMAIL, with its
   (a message received before is recognised by its Message-ID and ignored while
   the cache remembers it): prefer a Maildir or a pipe.
 
+- ``read_mail --imap [URL]`` reads the folder of an IMAP mailbox (URL, or the
+  ``IMAP_URL`` setting: ``imaps://user:password@host/INBOX``) once and exits, moving
+  each message to the processed folder, or the set-aside one (games/mail/imap.py);
+  with ``--watch`` it keeps reading as mail arrives (IDLE, or a poll every
+  ``IMAP_POLL_SECONDS``) and reconnects when the connection is lost, until stopped
+  (SIGTERM or Ctrl-C).
+
 Prints one plain sentence per message with its outcome (``games.mail.inbound.Outcome``),
 never what the message said.
-Exit status 0; 2 with a one-line error when PATH cannot be read; 1 when a
-message failed unexpectedly (it stays unread in a Maildir, for the next run).
+Exit status 0; 2 with a one-line error when PATH cannot be read, or the IMAP
+mailbox cannot be reached (a wrong URL, server or password); 1 when a message failed unexpectedly (it stays unread in a
+Maildir, for the next run; it is set aside in an IMAP mailbox).
 """
 
 import email
 import email.policy
 import logging
 import mailbox
+import signal
 import sys
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from games.mail import imap
 from games.mail.inbound import Outcome, receive
 
 # Why a message was ignored, as the end of a sentence.
@@ -78,11 +90,29 @@ class Command(BaseCommand):
         kind = parser.add_mutually_exclusive_group()
         kind.add_argument("--maildir", action="store_true", help="PATH is a Maildir")
         kind.add_argument("--mbox", action="store_true", help="PATH is an mbox file")
+        kind.add_argument(
+            "--imap",
+            dest="imap_url",
+            nargs="?",
+            const="",
+            metavar="URL",
+            help="read an IMAP folder: imaps://user:password@host/INBOX (default: the IMAP_URL setting)",
+        )
+        parser.add_argument(
+            "--watch", action="store_true", help="with --imap: keep reading as mail arrives, until stopped"
+        )
 
-    def handle(self, *args, path, maildir, mbox, **options):
+    def handle(self, *args, path, maildir, mbox, imap_url, watch, **options):
         # Each message's outcome is this command's own line: the log's copy of it
         # would say everything twice.
         logging.getLogger("games.mail.inbound").setLevel(logging.WARNING)
+        if imap_url is not None:
+            if path != "-":
+                self._fail("--imap reads the mailbox of a URL, not PATH")
+            self._read_imap(imap_url or settings.IMAP_URL, watch=watch)
+            return
+        if watch:
+            self._fail("--watch goes with --imap")
         if path == "-":
             message = email.message_from_binary_file(sys.stdin.buffer, policy=email.policy.default)
             failed = not self._receive("-", message)
@@ -134,6 +164,47 @@ class Command(BaseCommand):
             return False
         self.stdout.write(f"{key}: {sentence(outcome)}")
         return True
+
+    def _read_imap(self, url: str, *, watch: bool):
+        if not url:
+            self._fail("no mailbox: give --imap a URL or set IMAP_URL (imaps://user:password@host/INBOX)")
+        try:
+            account = imap.parse_url(url)
+        except imap.BadURL as error:
+            self._fail(str(error))
+        reader = imap.Reader(
+            account,
+            on_outcome=lambda uid, outcome: self._say(f"{uid}: {sentence(outcome)}"),
+            on_set_aside=lambda uid, why: self._say(f"{uid}: set aside in {settings.IMAP_SET_ASIDE_FOLDER!r}: {why}."),
+        )
+        try:
+            mailbox = imap.connect(account)
+        except imap.Interrupted as error:
+            self._fail(str(error))
+        if not watch:
+            try:
+                reader.read(mailbox)
+            except imap.Interrupted as error:
+                self.stderr.write(f"error: {error}")
+                sys.exit(1)
+            finally:
+                imap.close(mailbox)
+            if reader.set_aside:
+                sys.exit(1)
+            return
+        self._say(f"Reading {account}: it {imap.how_it_waits(mailbox)}.")
+        # SIGTERM stops it as Ctrl-C does (as a container's first process it would
+        # otherwise be ignored). A message being handled then is rolled back and
+        # stays in the folder, for the next start.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            reader.watch(mailbox)
+        except KeyboardInterrupt:
+            pass
+
+    def _say(self, line: str):
+        self.stdout.write(line)
+        self.stdout.flush()
 
     def _fail(self, message):
         self.stderr.write(f"error: {message}")
