@@ -30,9 +30,7 @@ class SignupForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     # Filled by static/js/site.js with the zone the browser gives (Intl), so a new
     # player's dates are right from the first email without a question.
-    time_zone = forms.CharField(
-        required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-browser-zone": ""})
-    )
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-browser-zone": ""}))
     quiet_nights = forms.BooleanField(
         label=_("Quiet nights: no emails from 22:00 to 07:00 your time, unless a deadline falls before the morning"),
         required=False,
