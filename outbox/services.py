@@ -32,6 +32,10 @@ games in one transaction (a bulk deadline sweep) writes one message for all of t
 A task that says so (``merges_calls``: its one argument a list, its calls joined
 into one list) gets the waiting messages of a relay run as one call.
 
+A message due more than ``HELD_BEYOND`` ahead (an email waiting for its reader's
+morning) stays here until it is nearly due: nobody hands it over before, and a
+Redis broker never holds it past its visibility timeout, which would run it twice.
+
 A deployment may run the relay as a process of its own (``relay_forever``,
 ``manage.py outbox_relay``) and set ``OUTBOX_RELAY_PROCESS``: the writers then
 hand over nothing, and each commit that writes a message wakes the relay
