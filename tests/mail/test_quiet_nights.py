@@ -7,14 +7,15 @@ import zoneinfo
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.core import mail
 from django.utils import timezone
 
 from accounts.models import profile_of
 from games.models import Seat
-from games.services import clock, notifications, play
+from games.services import clock, gathering, notifications, play
 from outbox import services as outbox
 from outbox.models import Message
-from tests.players import awaited, make_player, started_game
+from tests.players import awaited, gathering_game, make_player, started_game
 from tests.worker import wait_for
 
 SAO_PAULO = "America/Sao_Paulo"
@@ -119,6 +120,30 @@ def test_a_reminder_waits_for_the_morning_unless_the_deadline_comes_first(
     )
     assert held.eta == morning
     assert at_once.eta is None
+
+
+def test_the_table_hears_of_an_extension_each_at_their_own_hour(ana, ben, cai, django_capture_on_commit_callbacks):
+    morning = _night_now(cai, MADRID)
+    game = started_game(ana, ben, cai)
+    Message.objects.all().delete()
+    mail_before = len(mail.outbox)
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.time_extend(game=game, user=ana)  # Ana's turn
+    seats = {seat.user_id: seat.pk for seat in game.seats.all()}
+    told_now = {m.to[0] for m in mail.outbox[mail_before:] if "took extra time" in m.subject}
+    assert told_now == {ana.email, ben.email}
+    [held] = _held("announce_extension")
+    assert held.eta == morning and held.kwargs == {"to": [seats[cai.pk]]}
+
+
+def test_an_invitation_to_an_account_in_its_night_waits_and_one_to_an_unknown_address_goes(ana, cai):
+    morning = _night_now(cai)
+    game = gathering_game(ana, seats=3)
+    Message.objects.all().delete()
+    for address in (cai.email, "stranger@example.com"):
+        gathering.invitation_send(game=game, by=ana, email=address)
+    held, at_once = _held("send_invitation")
+    assert (held.eta, at_once.eta) == (morning, None)
 
 
 def test_a_message_held_for_the_morning_is_handed_to_the_broker_only_when_nearly_due(ana, monkeypatch, settings):
