@@ -86,8 +86,10 @@ RELAY_LOOKS_EVERY = 2.0
 
 # A message due further ahead than this (an email held for its reader's morning)
 # waits here, not in the broker, until it is nearly due: a Redis broker hands a task
-# held past its visibility timeout (an hour) to another worker, which would run it twice.
-HELD_BEYOND = timedelta(minutes=10)
+# held past its visibility timeout (an hour) to another worker, which would run it
+# twice. Half that leaves room; every deadline and reminder task is queued at most
+# this far ahead (``games.services.clock.PROMPT_EXPIRY_WITHIN``), and goes at once.
+HELD_BEYOND = timedelta(minutes=30)
 
 _paused_until = 0.0
 
