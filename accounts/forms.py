@@ -4,7 +4,9 @@ the time zone and the emails (each game kind adds its own section of preferences
 
 from django import forms
 from django.conf import settings
+from django.db import models
 from django.utils import translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile, available_time_zones, profile_of
@@ -26,15 +28,32 @@ class SignupForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": _("Display name")}),
     )
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    # Filled by static/js/site.js with the zone the browser gives (Intl), so a new
+    # player's dates are right from the first email without a question.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-browser-zone": ""}))
+    quiet_nights = forms.BooleanField(
+        label=_("Quiet nights: no emails from 22:00 to 07:00 your time, unless a deadline falls before the morning"),
+        required=False,
+        initial=True,
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = _language_default()
 
+    def clean_time_zone(self) -> str:
+        """The browser's zone, when this system knows it; anything else (no script, an
+        old browser, a forged value) is UTC, never an error: the player chooses on
+        their profile, and is offered the browser's zone there."""
+        zone = self.cleaned_data.get("time_zone", "")
+        return zone if zone in available_time_zones() else "UTC"
+
     def signup(self, request, user):
         profile = profile_of(user)
         profile.display_name = self.cleaned_data["display_name"].strip()
         profile.language = self.cleaned_data["language"]
+        profile.time_zone = self.cleaned_data["time_zone"]
+        profile.quiet_nights = self.cleaned_data["quiet_nights"]
         profile.save()
 
 
@@ -45,7 +64,19 @@ def time_zone_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "time_zone", "email_mode", "digest_hour", "practice_emails"]
+        fields = [
+            "display_name",
+            "language",
+            "time_zone",
+            "email_mode",
+            "digest_hour",
+            "quiet_nights",
+            "quiet_from",
+            "quiet_until",
+            "practice_emails",
+        ]
+
+    HOURS = "digest_hour", "quiet_from", "quiet_until"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -57,21 +88,33 @@ class ProfileForm(forms.ModelForm):
             help_text=Profile._meta.get_field("time_zone").help_text,
         )
 
-        self.fields["digest_hour"] = forms.TypedChoiceField(
-            label=_("Daily digest at"),
-            choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
-            coerce=int,
-            empty_value=None,
-            required=False,  # left out: the hour stays as it was
-            help_text=Profile._meta.get_field("digest_hour").help_text,
-        )
+        for name in self.HOURS:
+            model_field = Profile._meta.get_field(name)
+            assert isinstance(model_field, models.Field), "an hour is a column of the profile"
+            self.fields[name] = forms.TypedChoiceField(
+                label=capfirst(model_field.verbose_name),
+                choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+                coerce=int,
+                empty_value=None,
+                required=False,  # left out: the hour stays as it was
+                help_text=model_field.help_text,
+            )
 
     def clean_time_zone(self):
         return self.cleaned_data.get("time_zone") or self.instance.time_zone or "UTC"
 
+    def _clean_hour(self, name: str) -> int:
+        hour = self.cleaned_data.get(name)
+        return getattr(self.instance, name) if hour is None else hour
+
     def clean_digest_hour(self):
-        hour = self.cleaned_data.get("digest_hour")
-        return self.instance.digest_hour if hour is None else hour
+        return self._clean_hour("digest_hour")
+
+    def clean_quiet_from(self):
+        return self._clean_hour("quiet_from")
+
+    def clean_quiet_until(self):
+        return self._clean_hour("quiet_until")
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

@@ -3,6 +3,7 @@ pages and emails, and which emails they want. What a game kind keeps per player
 (Coup's standing answers) is the kind's own (``Forms.player_preferences``)."""
 
 import zoneinfo
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -63,6 +64,22 @@ class Profile(models.Model):
         validators=[MaxValueValidator(23)],
         help_text=_("The hour of your morning, in your time zone, at which the daily digest arrives."),
     )
+    # Off for the accounts that existed before quiet nights, which keep the emails
+    # they had; sign-up offers it ticked (``SignupForm``), so a new player has it.
+    quiet_nights = models.BooleanField(
+        _("quiet nights"),
+        default=False,
+        help_text=_(
+            "During your night, news and reminders wait for your morning, and so does a decision "
+            "whose deadline falls after it."
+        ),
+    )
+    quiet_from = models.PositiveSmallIntegerField(
+        _("night from"), default=22, validators=[MaxValueValidator(23)], help_text=_("In your time zone.")
+    )
+    quiet_until = models.PositiveSmallIntegerField(
+        _("morning at"), default=7, validators=[MaxValueValidator(23)], help_text=_("In your time zone.")
+    )
     # The day (in the player's time zone) of the last digest queued for them, so an
     # hourly run that comes again, or twice, within their hour sends nothing twice.
     digest_sent_on = models.DateField(null=True, blank=True, editable=False)
@@ -80,6 +97,28 @@ class Profile(models.Model):
     @property
     def name(self) -> str:
         return display_name_of(self.user, profile=self)
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The player's time zone; UTC for a name this system no longer knows."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    def morning_after(self, now: datetime) -> datetime | None:
+        """The end of the quiet night ``now`` falls in (``quiet_until`` o'clock, in the
+        player's zone), or None when it falls in none: quiet nights off, the
+        player's day, or a night that starts and ends at the same hour."""
+        if not self.quiet_nights or self.quiet_from == self.quiet_until:
+            return None
+        local = now.astimezone(self.zone)
+        start, end = self.quiet_from, self.quiet_until
+        night = (start <= local.hour < end) if start < end else (local.hour >= start or local.hour < end)
+        if not night:
+            return None
+        day = local.date() if local.hour < end else local.date() + timedelta(days=1)
+        return datetime.combine(day, time(end), tzinfo=self.zone)
 
 
 # The bot levels as players read them (``Bots.levels``).

@@ -24,7 +24,7 @@ from accounts.bounces import sent_emails_forget
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
-from games.services import bots, clock, play, preferences, presence, verification
+from games.services import bots, clock, notifications, play, preferences, presence, verification
 from games.services.attention import game_isolated
 from games.services.errors import ServiceError
 from games.services.notifications import preferences_key
@@ -122,28 +122,40 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
     there first: their decision's email is a task of its own that waits
     ``DECISION_EMAIL_DELAY`` seconds and leaves only if the decision is still
     awaited then (``emails.send_decision`` checks). Such a player reads the start
-    of the game, or that they are out, on the page: no email tells them."""
+    of the game, or that they are out, on the page: no email tells them.
+
+    A player in their quiet night gets each email at its end
+    (``notifications.held_until``), their decision's alone, and checked then like a
+    present player's; a decision whose deadline falls before their morning is asked
+    at once."""
     update = emails.emails_for_update(game, before, after)
     later = timezone.now() + timedelta(seconds=settings.DECISION_EMAIL_DELAY)
     told = [seat_id for seat_id, _version in update.decisions] + update.started + update.eliminated
     present = presence.seats_present(told)
+    profiles = notifications.seat_profiles(told + update.finished)
+
+    def held(seat_id: int, deadline=None):
+        return notifications.held_until(profiles[seat_id], deadline=deadline)
+
     with transaction.atomic():
         now = []
         for seat_id, version in update.decisions:
-            if seat_id in present:
-                outbox.send(emails.send_decision.s(seat_id, version), eta=later)
+            present_until = later if seat_id in present else None
+            waits = [moment for moment in (present_until, held(seat_id, game.deadline_at)) if moment is not None]
+            if waits:
+                outbox.send(emails.send_decision.s(seat_id, version), eta=max(waits))
             else:
                 now.append([seat_id, version])
         if now:
             outbox.send(emails.send_decisions.s(game.pk, now))
         for seat_id in update.started:
             if seat_id not in present:
-                outbox.send(emails.send_started.s(seat_id))
+                outbox.send(emails.send_started.s(seat_id), eta=held(seat_id))
         for seat_id in update.eliminated:
             if seat_id not in present:
-                outbox.send(emails.send_eliminated.s(seat_id))
+                outbox.send(emails.send_eliminated.s(seat_id), eta=held(seat_id))
         for seat_id in update.finished:
-            outbox.send(emails.send_finished.s(seat_id))
+            outbox.send(emails.send_finished.s(seat_id), eta=held(seat_id))
 
 
 @shared_task(ignore_result=True)

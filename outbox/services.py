@@ -32,6 +32,10 @@ games in one transaction (a bulk deadline sweep) writes one message for all of t
 A task that says so (``merges_calls``: its one argument a list, its calls joined
 into one list) gets the waiting messages of a relay run as one call.
 
+A message due more than ``HELD_BEYOND`` ahead (an email waiting for its reader's
+morning) stays here until it is nearly due: nobody hands it over before, and a
+Redis broker never holds it past its visibility timeout, which would run it twice.
+
 A deployment may run the relay as a process of its own (``relay_forever``,
 ``manage.py outbox_relay``) and set ``OUTBOX_RELAY_PROCESS``: the writers then
 hand over nothing, and each commit that writes a message wakes the relay
@@ -80,6 +84,13 @@ RELAY_CHANNEL = "outbox_message"
 RELAY_GATHERS = 0.2
 RELAY_LOOKS_EVERY = 2.0
 
+# A message due further ahead than this (an email held for its reader's morning)
+# waits here, not in the broker, until it is nearly due: a Redis broker hands a task
+# held past its visibility timeout (an hour) to another worker, which would run it
+# twice. Half that leaves room; every deadline and reminder task is queued at most
+# this far ahead (``games.services.clock.PROMPT_EXPIRY_WITHIN``), and goes at once.
+HELD_BEYOND = timedelta(minutes=30)
+
 _paused_until = 0.0
 
 
@@ -88,8 +99,9 @@ def send(signature, *, eta=None, key: str | None = None) -> None:
     transaction: it reaches the broker only if the transaction commits, and then
     surely. ``eta``: run no earlier than this. ``key``: see the module docstring."""
     message = Message(task=signature.task, args=list(signature.args), kwargs=dict(signature.kwargs), eta=eta, key=key)
-    # With a relay process, the commit wakes it (see the module docstring).
-    prompt = not settings.OUTBOX_RELAY_PROCESS
+    # With a relay process, the commit wakes it (see the module docstring); a message
+    # due later than ``HELD_BEYOND`` is the relay's once it is nearly due.
+    prompt = not settings.OUTBOX_RELAY_PROCESS and (eta is None or eta <= timezone.now() + HELD_BEYOND)
     if key is None and prompt and time.monotonic() >= _paused_until and _task_known(message.task):
         message.handing_until = timezone.now() + HANDING_LEASE
     if _written(message) and prompt:
@@ -116,11 +128,14 @@ def release(key: str) -> None:
 
 def relay() -> int:
     """Hand every waiting message to the broker, oldest first, until it refuses one
-    (the rest wait for the next run). Returns how many were handed over."""
+    (the rest wait for the next run), but those not due within ``HELD_BEYOND``.
+    Returns how many were handed over."""
     now = timezone.now()
-    waiting = Message.objects.filter(
-        Q(published_at=None) | Q(key__isnull=False, published_at__lt=now - KEY_HELD_AT_MOST)
-    ).exclude(handing_until__gt=now)
+    waiting = (
+        Message.objects.filter(Q(published_at=None) | Q(key__isnull=False, published_at__lt=now - KEY_HELD_AT_MOST))
+        .exclude(handing_until__gt=now)
+        .exclude(eta__gt=now + HELD_BEYOND)
+    )
     handed = 0
     while True:
         done, refused = _publish(waiting)

@@ -132,6 +132,8 @@ def profile_form_data(user, **changes) -> dict:
     }
     if preferences.always_prove:
         data["always_prove"] = "on"
+    if profile.quiet_nights:
+        data["quiet_nights"] = "on"
     data.update(changes)
     return {key: value for key, value in data.items() if value is not None}
 

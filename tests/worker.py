@@ -161,10 +161,19 @@ class Workers:
     def _calls(self):
         """Each task call waiting in the outbox or the broker or held by a worker (a
         worker that does not answer is ``UNANSWERED``: it may hold any), looked up
-        as they are asked for, so a question answered by the first costs no more."""
-        from outbox.models import Message
+        as they are asked for, so a question answered by the first costs no more.
+        A message the outbox holds for later (an email waiting for its reader's
+        morning, ``outbox.services.HELD_BEYOND``) is no worker's yet."""
+        from django.utils import timezone
 
-        waiting = Message.objects.filter(published_at=None).values_list("task", "args", "kwargs")
+        from outbox.models import Message
+        from outbox.services import HELD_BEYOND
+
+        waiting = (
+            Message.objects.filter(published_at=None)
+            .exclude(eta__gt=timezone.now() + HELD_BEYOND)
+            .values_list("task", "args", "kwargs")
+        )
         for message in waiting.iterator():
             yield _call(*message)
         with app.connection_for_write() as broker:

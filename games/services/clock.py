@@ -144,8 +144,7 @@ def reminder_claim(*, game: Game, seat_ids) -> int:
         claimed = Game.objects.filter(pk=game.pk, version=game.version).exclude(reminded_version=game.version)
         if not claimed.update(reminded_version=game.version):
             return 0
-        for seat_id in seat_ids:
-            notifications.reminder_due(seat_id, game.version)
+        notifications.reminders_due(game, seat_ids)
     return len(seat_ids)
 
 

@@ -6,16 +6,48 @@ Tasks are named here, not imported: ``games.tasks`` and the emails
 (``games.mail.emails``) call the services, so the services may not import them back.
 Each is queued by ``_queue`` under its registered name, written out in the call, and
 a test reads those calls and checks that each names a task the worker registered.
+
+An email to a player in their quiet night waits for their morning (``held_until``):
+each email to a player is queued with the moment it says, here and in
+``games.tasks`` (the emails of a game's update). The outbox keeps a message due that
+far ahead until it is nearly due (``outbox.services.HELD_BEYOND``), and the email,
+sent then, reads the game then: a decision passed meanwhile sends nothing.
 """
 
 from datetime import timedelta
 
 from celery import signature
 from django.conf import settings
+from django.db import models
 from django.utils import timezone
 
+from accounts.models import Profile, profile_of
+from accounts.selectors import account_of_address
 from games.models import Game, Invitation, Seat
 from outbox import services as outbox
+
+
+def held_until(profile: Profile | None, *, deadline=None, now=None):
+    """When an email to ``profile``'s player leaves: None, at once, or the end of the
+    quiet night they are in (``Profile.morning_after``). An email asking them for a
+    decision (its ``deadline``; a reminder too) leaves at once when that deadline
+    falls before their morning: the game's clock never waits for anyone's night."""
+    if profile is None:
+        return None
+    morning = profile.morning_after(now or timezone.now())
+    if morning is None or (deadline is not None and deadline <= morning):
+        return None
+    return morning
+
+
+def seat_profiles(seat_ids) -> dict[int, Profile | None]:
+    """The profiles of the players of ``seat_ids``, read in one query (None for an
+    account that has no profile yet, which has the defaults: no quiet nights)."""
+    if not seat_ids:
+        return {}
+    profiles = Profile.objects.filter(user__seats__pk__in=list(seat_ids)).annotate(seat_id=models.F("user__seats__pk"))
+    found = {profile.seat_id: profile for profile in profiles}
+    return {seat_id: found.get(seat_id) for seat_id in seat_ids}
 
 
 def _queue(task: str, *args, eta=None, key: str | None = None, **kwargs) -> None:
@@ -25,7 +57,11 @@ def _queue(task: str, *args, eta=None, key: str | None = None, **kwargs) -> None
 
 
 def invitation_created(invitation: Invitation) -> None:
-    _queue("games.tasks.send_invitation", invitation.pk)
+    """An invitation to an account (a rematch's, or one that has the typed address)
+    waits for the end of its player's night."""
+    account = invitation.invited_account or account_of_address(invitation.email)
+    eta = held_until(profile_of(account)) if account is not None else None
+    _queue("games.tasks.send_invitation", invitation.pk, eta=eta)
 
 
 def games_advanced(updates: list) -> None:
@@ -49,16 +85,22 @@ def bot_called(game: Game, seat: Seat, version: int) -> None:
 
 def stand_in_began(seat: Seat) -> None:
     """Tell ``seat``'s player that a bot plays for them until they are back."""
-    _queue("games.tasks.send_stand_in", seat.pk, "began")
+    _queue("games.tasks.send_stand_in", seat.pk, "began", eta=held_until(profile_of(seat.user)))
 
 
 def stand_in_played(seat: Seat) -> None:
     """Tell ``seat``'s player that the bot answered a decision of theirs (the first time)."""
-    _queue("games.tasks.send_stand_in", seat.pk, "played")
+    _queue("games.tasks.send_stand_in", seat.pk, "played", eta=held_until(profile_of(seat.user)))
 
 
 def extension_granted(game: Game, seat: Seat) -> None:
-    _queue("games.tasks.announce_extension", game.pk, seat.pk)
+    """Tell the table that ``seat``'s player took their extra time: those awake now
+    in one task, each player in their quiet night at their morning."""
+    by_moment: dict = {}
+    for seat_id, profile in seat_profiles(game.seats.values_list("pk", flat=True)).items():
+        by_moment.setdefault(held_until(profile), []).append(seat_id)
+    for eta, seat_ids in by_moment.items():
+        _queue("games.tasks.announce_extension", game.pk, seat.pk, to=sorted(seat_ids), eta=eta)
 
 
 def reminder_moment(game: Game, *, at) -> None:
@@ -66,8 +108,12 @@ def reminder_moment(game: Game, *, at) -> None:
     _queue("games.tasks.remind_game", game.pk, game.version, eta=at)
 
 
-def reminder_due(seat_id: int, version: int) -> None:
-    _queue("games.tasks.send_reminder", seat_id, version)
+def reminders_due(game: Game, seat_ids) -> None:
+    """Remind the players of ``seat_ids`` of ``game``'s decisions, each at once or,
+    when the deadline leaves time, at the end of their quiet night."""
+    for seat_id, profile in seat_profiles(seat_ids).items():
+        eta = held_until(profile, deadline=game.deadline_at)
+        _queue("games.tasks.send_reminder", seat_id, game.version, eta=eta)
 
 
 def mail_test_requested(*, user) -> None:

@@ -1,12 +1,16 @@
 """A game's clock in words (``{% load clock %}``): a time control's length
 (``{{ game.turn_seconds|duration }}``: "2 minutes") and a deadline's moment
-(``{{ game.deadline_at|moment }}``), in the active language and time zone."""
+(``{{ game.deadline_at|moment }}``), in the active language and time zone, which
+it names."""
 
 from datetime import datetime, timedelta
+from functools import lru_cache
 
+from babel import Locale, UnknownLocaleError
+from babel.dates import get_timezone_location
 from django import template
 from django.template.defaultfilters import date
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import ngettext, pgettext
 
 register = template.Library()
@@ -44,4 +48,29 @@ def moment(value: datetime | None) -> str:
         shown = date(value, pgettext("date format", "g:i:s a"))
     else:
         shown = date(value, "DATETIME_FORMAT")
-    return f"{shown} {date(value, 'T')}"
+    return in_zone(shown)
+
+
+def in_zone(shown: str) -> str:
+    """``shown``, a time in the active time zone, with that zone named: "… UTC", or
+    "… (Madrid time)", "… (hora de Madrid)", "… (horário de Madri)". A city reads
+    better than an abbreviation, which many zones lack ("-03" in São Paulo)."""
+    zone = timezone.get_current_timezone_name()
+    if zone in ("UTC", "Etc/UTC"):
+        return f"{shown} UTC"
+    # Translators: a date or time, then the city of its time zone ("Madrid", "São Paulo").
+    return pgettext("a time in a time zone", "%(time)s (%(city)s time)") % {
+        "time": shown,
+        "city": zone_city(zone, translation.get_language() or "en"),
+    }
+
+
+@lru_cache(maxsize=1024)
+def zone_city(zone: str, language: str) -> str:
+    """The city a time zone is named after, as ``language`` writes it (the Unicode
+    CLDR's exemplar cities, through Babel): "Lisboa" in Spanish and Portuguese."""
+    try:
+        locale = Locale.parse(translation.to_locale(language))
+    except (UnknownLocaleError, ValueError):
+        locale = Locale("en")
+    return get_timezone_location(zone, locale=locale, return_city=True)

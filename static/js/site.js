@@ -167,3 +167,13 @@ function offerTimeZone() {
 }
 
 document.addEventListener("DOMContentLoaded", offerTimeZone);
+
+// The sign-up form sends the zone the browser gives, so a new player's dates are
+// right from the first email; the server keeps it only if it knows the zone.
+function fillBrowserZone() {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zone) return;
+  for (const field of document.querySelectorAll("input[data-browser-zone]")) field.value = zone;
+}
+
+document.addEventListener("DOMContentLoaded", fillBrowserZone);

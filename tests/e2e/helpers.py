@@ -68,12 +68,14 @@ def sign_up(
     display_name: str | None = None,
     *,
     language: str | None = None,
+    quiet_nights: bool = False,
 ):
     """Sign up through /accounts/signup/, verify the address from the real email, end logged in.
 
     Fills ``display_name`` when the form has that field (default: the email's local
     part) and picks ``language`` (a code from settings.LANGUAGES) when given and the
-    form has that field. Follows the confirmation link in the email captured by
+    form has that field. The form ticks quiet nights; it is unticked unless
+    ``quiet_nights``, so that a test's emails leave at once whatever the hour it runs. Follows the confirmation link in the email captured by
     ``smtp`` and confirms (or enters the code, if verification by code is turned on);
     allauth does not log in on confirmation by default (ACCOUNT_LOGIN_ON_EMAIL_
     CONFIRMATION), so it then signs in with the password when needed. Ends on the
@@ -90,6 +92,9 @@ def sign_up(
             field.fill(value)
     if language is not None and form.locator('select[name="language"]').count():
         form.locator('select[name="language"]').select_option(language)
+    quiet = form.locator('[name="quiet_nights"]')
+    if quiet.count():
+        quiet.set_checked(quiet_nights)
     earlier = len(smtp.to(email))  # e.g. a game invitation sent before the player signed up
     submit(page, form)
     if _path(page.url) == signup_url:

@@ -1,11 +1,13 @@
-"""The time zone the browser gives is offered to a player still on UTC, never set
-without their click, and a "no thanks" is remembered."""
+"""A new player signs up in the time zone their browser gives; a player still on
+UTC (one who signed up before, or whose browser gave nothing) is offered it, never
+has it set without their click, and a "no thanks" is remembered."""
 
 import pytest
 
 from accounts.models import Profile
 from tests.e2e import axe
-from tests.e2e.helpers import sign_up
+from tests.e2e.helpers import log_in, sign_up
+from tests.players import PASSWORD, make_player, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,9 +17,11 @@ def _offer(page):
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_a_new_player_is_offered_their_browsers_zone_and_takes_it(new_page, live_server, smtp, phone):
+def test_a_player_still_on_utc_is_offered_their_browsers_zone_and_takes_it(new_page, live_server, phone):
     page = new_page(phone=phone, timezone_id="Europe/Madrid")
-    user = sign_up(page, live_server, smtp, "ana@example.com", "correct horse battery", "Ana")
+    user = make_player("Ana")
+    log_in(page, live_server, user.email, PASSWORD)
+    page.goto(live_server.url + "/")
     offer = _offer(page)
     assert offer.is_visible()
     assert "Your clock says Europe/Madrid: use it?" in offer.inner_text()
@@ -32,11 +36,13 @@ def test_a_new_player_is_offered_their_browsers_zone_and_takes_it(new_page, live
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_no_thanks_is_remembered_in_the_players_language(new_page, live_server, smtp, phone):
+def test_no_thanks_is_remembered_in_the_players_language(new_page, live_server, phone):
     page = new_page(
         phone=phone, timezone_id="America/Sao_Paulo", locale="es-ES", extra_http_headers={"Accept-Language": "es"}
     )
-    user = sign_up(page, live_server, smtp, "bea@example.com", "correct horse battery", "Bea", language="es")
+    user = make_player("Bea", "es")
+    log_in(page, live_server, user.email, PASSWORD)
+    page.goto(live_server.url + "/")
     offer = _offer(page)
     assert "Tu reloj dice America/Sao Paulo: ¿la usamos?" in offer.inner_text()
     offer.get_by_role("button", name="No, gracias").click()
@@ -51,3 +57,31 @@ def test_a_browser_on_utc_is_asked_nothing(new_page, live_server, smtp):
     page = new_page(timezone_id="UTC")
     sign_up(page, live_server, smtp, "cai@example.com", "correct horse battery", "Cai")
     assert _offer(page).count() == 1 and not _offer(page).is_visible()
+
+
+@pytest.mark.parametrize(
+    ("zone", "language", "named"),
+    [
+        ("America/Sao_Paulo", "pt-br", "horário de São Paulo"),
+        ("Europe/Madrid", "es", "hora de Madrid"),
+        ("Europe/Lisbon", "en", "Lisbon time"),
+    ],
+)
+def test_a_new_player_signs_up_in_their_browsers_zone_with_quiet_nights(
+    new_page, live_server, smtp, zone, language, named
+):
+    page = new_page(timezone_id=zone)
+    page.goto(live_server.url + "/accounts/signup/")
+    assert page.locator('input[name="quiet_nights"]').is_checked()  # on unless unticked
+    assert page.locator('input[name="time_zone"]').input_value() == zone
+    user = sign_up(page, live_server, smtp, "dan@example.com", PASSWORD, "Dan", language=language, quiet_nights=True)
+    profile = Profile.objects.get(user=user)
+    assert (profile.time_zone, profile.quiet_nights) == (zone, True)
+    assert _offer(page).count() == 0  # nothing to ask
+    page.goto(live_server.url + "/accounts/profile/")
+    assert page.locator('input[name="quiet_nights"]').is_checked()
+    assert page.locator('select[name="quiet_from"]').input_value() == "22"
+    assert page.locator('select[name="quiet_until"]').input_value() == "7"
+    game = started_game(user, make_player("Eve"))  # Dan moves first
+    page.goto(live_server.url + f"/games/{game.pk}/")
+    assert named in page.locator(".deadline").inner_text()

@@ -13,15 +13,23 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import Profile, display_name_of
+from tests.players import profile_form_data
 from tests.web.conftest import PASSWORD, make_player
 
 pytestmark = pytest.mark.django_db
 
 
-def sign_up(client, email="zoe@example.com", name="Zoe", language="es"):
+def sign_up(client, email="zoe@example.com", name="Zoe", language="es", **fields):
     return client.post(
         reverse("account_signup"),
-        {"email": email, "display_name": name, "language": language, "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "email": email,
+            "display_name": name,
+            "language": language,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            **fields,
+        },
     )
 
 
@@ -41,6 +49,40 @@ def test_signing_up_creates_the_profile_and_asks_to_verify_the_address(client):
     assert not EmailAddress.objects.get(user=user).verified
     [message] = mail.outbox
     assert message.to == ["zoe@example.com"]
+
+
+def test_signing_up_keeps_the_browsers_time_zone_and_quiet_nights(client):
+    html = client.get(reverse("account_signup")).content.decode()
+    assert re.search(r'<input type="hidden" name="time_zone"[^>]*data-browser-zone', html)
+    assert re.search(r'<input type="checkbox" name="quiet_nights"[^>]*checked', html)
+    assert sign_up(client, time_zone="America/Sao_Paulo", quiet_nights="on").status_code == 302
+    profile = Profile.objects.get(user__email="zoe@example.com")
+    assert (profile.time_zone, profile.quiet_nights, profile.quiet_from, profile.quiet_until) == (
+        "America/Sao_Paulo",
+        True,
+        22,
+        7,
+    )
+
+
+@pytest.mark.parametrize("zone", ["", "Mars/Olympus_Mons", "<script>", "x" * 300, "Europe/../../etc/passwd"])
+def test_a_time_zone_this_system_does_not_know_signs_up_on_utc_without_a_word(client, zone):
+    response = sign_up(client, time_zone=zone)
+    assert response.status_code == 302
+    profile = Profile.objects.get(user__email="zoe@example.com")
+    assert (profile.time_zone, profile.quiet_nights) == ("UTC", False)  # unticked: no quiet nights
+
+
+def test_the_profile_page_sets_the_hours_of_quiet_nights(client, ana):
+    client.force_login(ana)
+    html = client.get(reverse("profile")).content.decode()
+    assert 'name="quiet_nights"' in html and 'name="quiet_from"' in html and 'name="quiet_until"' in html
+    data = profile_form_data(ana, quiet_nights="on", quiet_from="23", quiet_until="8")
+    assert client.post(reverse("profile"), data).status_code == 302
+    profile = Profile.objects.get(user=ana)
+    assert (profile.quiet_nights, profile.quiet_from, profile.quiet_until) == (True, 23, 8)
+    assert client.post(reverse("profile"), {**data, "quiet_from": "24"}).status_code == 200  # refused, said so
+    assert Profile.objects.get(user=ana).quiet_from == 23
 
 
 def test_an_unverified_account_cannot_play_yet(client):

@@ -2,6 +2,7 @@
 the previous winner starts, and the preferences a player keeps (time zone, and the
 sections each game kind adds to the profile page)."""
 
+import html
 import random
 import re
 from zoneinfo import ZoneInfo
@@ -9,12 +10,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core import mail
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from accounts.forms import ProfileForm
-from accounts.models import Profile, profile_of
+from accounts.models import EmailMode, Profile, profile_of
 from games.kinds import KINDS
+from games.mail import emails
 from games.models import Event, Game, Invitation
 from games.selectors import game_state
 from games.services import gathering, play
@@ -318,7 +320,7 @@ def test_the_deadline_on_the_page_follows_the_players_time_zone(client, game, an
     profile.save()
     html = html_of(client, ana, url)
     tokyo = rendered(game.deadline_at, "Asia/Tokyo")
-    assert tokyo != rendered(game.deadline_at, "UTC") and tokyo in html and "JST" in html
+    assert tokyo != rendered(game.deadline_at, "UTC") and tokyo in html and "(Tokyo time)" in html
     assert timezone.get_current_timezone_name() == "UTC"  # nothing leaks to the next request
 
 
@@ -342,6 +344,37 @@ def test_a_player_without_a_preference_still_reads_utc(ben, cai, django_capture_
     game.refresh_from_db()
     [to_ben] = [m for m in mail.outbox if m.to == ["ben@example.com"]]
     assert f"{rendered(game.deadline_at, 'UTC')} UTC" in to_ben.body
+
+
+@pytest.mark.parametrize(
+    ("language", "zone", "named"),
+    [
+        ("en", "Europe/Madrid", "(Madrid time)"),
+        ("es", "Europe/Lisbon", "(hora de Lisboa)"),
+        ("pt-br", "Europe/Madrid", "(horário de Madri)"),
+    ],
+)
+def test_every_deadline_names_its_zone_in_the_readers_language(
+    client, ana, ben, language, zone, named, django_capture_on_commit_callbacks
+):
+    profile = profile_of(ana)
+    profile.language, profile.time_zone = language, zone
+    profile.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(ana, ben)  # Ana moves first
+    game.refresh_from_db()
+    with translation.override(language):
+        deadline = f"{rendered(game.deadline_at, zone)} {named}"
+    [asked] = [m for m in mail.outbox if m.to == [ana.email]]
+    assert deadline in asked.body and html.escape(deadline) in asked.alternatives[0].content
+    profile.email_mode = EmailMode.DIGEST
+    profile.save()
+    mail.outbox.clear()
+    assert emails.send_digest(ana.pk)
+    [digest] = mail.outbox
+    assert deadline in digest.body
+    for url in (reverse("game", args=[game.pk]), reverse("home")):
+        assert html.escape(deadline) in html_of(client, ana, url)
 
 
 def test_make_player_still_has_default_preferences(db):

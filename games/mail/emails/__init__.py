@@ -337,11 +337,13 @@ def send_stand_in(seat_id: int, news: str) -> None:
 
 
 @email_task
-def announce_extension(game_id: int, seat_id: int) -> None:
-    """Tell the table that a player took their extra time."""
+def announce_extension(game_id: int, seat_id: int, to: list[int] | None = None) -> None:
+    """Tell the table that a player took their extra time: the players of the seats
+    ``to`` (each quiet night's at its end), or all of them."""
     asker = Seat.objects.select_related("user").get(pk=seat_id)
     game = Game.objects.get(pk=game_id)
-    for seat in game.seats.select_related("user__profile"):
+    told = game.seats.select_related("user__profile")
+    for seat in told if to is None else told.filter(pk__in=to):
         profile = profile_of(seat.user)
         if profile.email_mode == EmailMode.NONE:
             continue
