@@ -57,6 +57,11 @@ def stand_in_played(seat: Seat) -> None:
     _queue("games.tasks.send_stand_in", seat.pk, "played")
 
 
+def decision_after_holiday(seat: Seat, version: int) -> None:
+    """Ask ``seat``'s player, back from holiday, for their decision of ``version``."""
+    _queue("games.tasks.send_decision_after_holiday", seat.pk, version)
+
+
 def extension_granted(game: Game, seat: Seat) -> None:
     _queue("games.tasks.announce_extension", game.pk, seat.pk)
 

@@ -1,6 +1,7 @@
 """A game's clock in words (``{% load clock %}``): a time control's length
 (``{{ game.turn_seconds|duration }}``: "2 minutes") and a deadline's moment
-(``{{ game.deadline_at|moment }}``), in the active language and time zone."""
+(``{{ game.deadline_at|moment }}``) or its day (``|day``: "3 March"), in the active
+language and time zone."""
 
 from datetime import datetime, timedelta
 
@@ -45,3 +46,12 @@ def moment(value: datetime | None) -> str:
     else:
         shown = date(value, "DATETIME_FORMAT")
     return f"{shown} {date(value, 'T')}"
+
+
+@register.filter(expects_localtime=True)
+def day(value: datetime | None) -> str:
+    """The day of a moment, as a date is said in a sentence: "3 March"."""
+    if value is None:
+        return ""
+    # Translators: a day and month, in Django's date format letters (Spanish: "j \d\e F").
+    return date(value, pgettext("date format", "j F"))
