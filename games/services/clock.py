@@ -82,7 +82,7 @@ def clock_restart(game: Game, state, seats: list) -> None:
     player who is away."""
     game.deadline_seconds = _seconds_to_answer(game, state)
     deadline = timedelta(seconds=game.deadline_seconds)
-    game.clock_held = bool(away_awaited(game, state, seats))
+    game.clock_held = awaits_away(game, state, seats)
     if game.paused_remaining is not None:
         game.paused_remaining = deadline
     elif game.clock_held:
@@ -92,14 +92,14 @@ def clock_restart(game: Game, state, seats: list) -> None:
         schedule_deadline(game)
 
 
-def clock_hold_check(game: Game, state, seats: list) -> bool:
+def clock_hold_check(game: Game, state, seats: list) -> None:
     """Hold ``game``'s clock (locked, in play) while a decision it awaits is a
     player's who is away with no bot playing for them, and let it run again once
     none is: the start and end of a holiday, a bot taking a seat over or leaving
-    it. Returns whether the clock was let go."""
-    held = bool(away_awaited(game, state, seats))
+    it."""
+    held = awaits_away(game, state, seats)
     if held == game.clock_held:
-        return False
+        return
     game.clock_held = held
     if held:
         game.deadline_at = None
@@ -109,18 +109,15 @@ def clock_hold_check(game: Game, state, seats: list) -> bool:
         game.deadline_at = timezone.now() + timedelta(seconds=game.deadline_seconds)
         schedule_deadline(game)
     game.save(update_fields=["clock_held", "deadline_at", "paused_remaining"])
-    return not held
 
 
-def away_awaited(game: Game, state, seats: list) -> list:
-    """The seats of the players ``game`` awaits now who are away on holiday with
-    no bot playing for them (``seats``: all of its seats, with their profiles)."""
+def awaits_away(game: Game, state, seats: list) -> bool:
+    """Whether ``game`` awaits now a player away on holiday with no bot playing
+    for them (``seats``: all of its seats, with their profiles)."""
     awaited = {name for name, _decision, _version in KINDS[game.kind].rules.awaiting(state)}
-    return [
-        seat
-        for seat in seats
-        if seat.player in awaited and not seat.bot_level and profile_of(seat.user).away_until is not None
-    ]
+    return any(
+        seat.player in awaited and not seat.bot_level and profile_of(seat.user).away_until is not None for seat in seats
+    )
 
 
 def _time_left(game: Game) -> timedelta:
