@@ -244,3 +244,16 @@ def test_answering_while_away_plays_and_the_next_decision_waits_again(ana_ben):
     game = fresh(game)
     assert not game.clock_held and game.deadline_at is not None  # Ben's turn runs
     assert game_state(game).by_name["p1"].coins == coins + 1
+
+
+def test_a_holiday_starting_while_the_game_waits_for_its_player_has_the_bot_answer_at_once(
+    ana_ben, django_capture_on_commit_callbacks
+):
+    ana, ben = ana_ben
+    game = started_game(ana, ben)  # Ana's turn, stand-ins chosen
+    version = fresh(game).version
+    with django_capture_on_commit_callbacks(execute=True):
+        away(ana)
+    game = fresh(game)
+    assert game.version > version and "p1" not in awaited(game)  # her bot took her turn
+    assert game.seats.get(user=ana).stand_in == "easy"
