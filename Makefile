@@ -144,6 +144,7 @@ bench: dovecot $(VENV)/.installed $(VENV)/.installed-bench
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/bounces.py --migrate
 	@# Replies read through IMAP from a throwaway Dovecot, into the same scratch database.
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/imap.py --migrate
+	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/holidays.py --migrate
 	@# The load benchmark makes (and drops) its own database and gunicorn; see its docstring.
 	$(VENV_PY) benchmarks/load.py
 

@@ -1,6 +1,6 @@
 """Sign-up asks for the display name and language; the profile page edits them,
 the time zone and the emails (each game kind adds its own section of preferences,
-``Forms.preferences_form``)."""
+``Forms.preferences_form``), and plans holidays."""
 
 from django import forms
 from django.conf import settings
@@ -121,3 +121,22 @@ class ProfileForm(forms.ModelForm):
         if not name:
             raise forms.ValidationError(_("Choose a name the other players will see."))
         return name
+
+
+class HolidayForm(forms.Form):
+    """The days a player will be away (both included, in their time zone); the
+    rules a holiday keeps are checked by ``games.services.holidays.holiday_plan``."""
+
+    first_day = forms.DateField(
+        label=_("Away from"),
+        input_formats=["%Y-%m-%d"],  # what a browser's date field sends, in every language
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={"invalid": _("Enter the first day as a date.")},
+    )
+    last_day = forms.DateField(
+        label=_("Back after"),
+        help_text=_("The last day you are away."),
+        input_formats=["%Y-%m-%d"],
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={"invalid": _("Enter the last day as a date.")},
+    )

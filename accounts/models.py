@@ -86,6 +86,10 @@ class Profile(models.Model):
     # A computer player's account: its level (empty for a person). It has no email
     # address and no usable password, so it can neither sign in nor be written to.
     bot_level = models.CharField(max_length=20, blank=True, default="", editable=False)
+    # While one of the player's holidays is under way, the moment it ends (else
+    # None): set and cleared with the holiday's start and end (the games' holiday
+    # sweep), read by the clock and the emails from the profiles they load anyway.
+    away_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("profile")
@@ -252,3 +256,35 @@ class MailFailure(models.Model):
 
     def __str__(self):
         return f"{self.address}: {self.get_kind_display()}"
+# The days a player may be away in one calendar year (BGA and lichess give as many).
+HOLIDAY_DAYS_PER_YEAR = 30
+
+
+class Holiday(models.Model):
+    """A player's time away, from the start of ``first_day`` to the end of
+    ``last_day``, days of the time zone they had when they set it: the clock of
+    their decisions waits, or a stand-in bot plays for them
+    (``games.services.holidays``). ``starts_at`` and ``ends_at`` are those
+    moments (``starts_at`` no earlier than when it was set; ``ends_at`` moved to
+    the moment they came back when they end it early)."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        AWAY = "away", _("Under way")
+        OVER = "over", _("Over")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="holidays")
+    first_day = models.DateField()
+    last_day = models.DateField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["first_day", "pk"]
+        # The holiday sweep looks for the holidays to begin and to end.
+        indexes = [models.Index(fields=["status", "starts_at"], name="holiday_status_starts")]
+
+    def __str__(self):
+        return f"{self.user} away {self.first_day}..{self.last_day}"

@@ -1,6 +1,8 @@
 """The profile page (with each game kind's section of preferences, given by a task
-to the engine of every game in play), and a language switch that remembers the
-choice in the profile."""
+to the engine of every game in play, and the player's holidays), and a language
+switch that remembers the choice in the profile."""
+
+import zoneinfo
 
 from django.conf import settings
 from django.contrib import messages
@@ -11,17 +13,20 @@ from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.bounces import mail_failure_lifted
-from accounts.forms import ProfileForm
-from accounts.models import profile_of, validate_time_zone
+from accounts.forms import HolidayForm, ProfileForm
+from accounts.models import HOLIDAY_DAYS_PER_YEAR, Holiday, profile_of, validate_time_zone
+from accounts.selectors import holiday_days_left, holidays_ahead
 from accounts.services import profile_language_set
 from games.kinds import KINDS
+from games.services import holidays
+from games.services.errors import ServiceError
 from games.services.notifications import mail_test_requested, preferences_changed
 
 # The test emails a player may ask for in a day.
@@ -45,7 +50,60 @@ def profile(request):
         translation.activate(instance.language)
         messages.success(request, _("Your profile is saved."))
         return remember_language(redirect("profile"), instance.language)
-    return render(request, "accounts/profile.html", {"form": form, "sections": sections})
+    return _profile_page(request, form=form, sections=sections)
+
+
+def _profile_page(request, *, form=None, sections=None, holiday_form=None):
+    """The profile page, with any form the request sent shown as it was sent."""
+    profile = profile_of(request.user)
+    zone = zoneinfo.ZoneInfo(profile.time_zone)
+    today = timezone.now().astimezone(zone).date()
+    context = {
+        "form": form or ProfileForm(instance=profile),
+        "sections": _preference_sections(request.user, None) if sections is None else sections,
+        "holiday_form": holiday_form or HolidayForm(),
+        "holidays": holidays_ahead(request.user),
+        "holiday_days_left": holiday_days_left(request.user, today.year, zone),
+        "holiday_days_per_year": HOLIDAY_DAYS_PER_YEAR,
+        "year": str(today.year),
+    }
+    return render(request, "accounts/profile.html", context, status=400 if holiday_form else 200)
+
+
+@login_required
+@require_POST
+def holiday_plan(request):
+    """Plan a holiday from the profile page; refused, the page again with the days
+    typed and the reason."""
+    form = HolidayForm(request.POST)
+    if form.is_valid():
+        try:
+            holiday = holidays.holiday_plan(user=request.user, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            if holiday.status == Holiday.Status.AWAY:
+                messages.success(request, _("You are away from now on. Have a good holiday!"))
+            else:
+                messages.success(request, _("Your holiday is planned."))
+            return redirect(reverse("profile") + "#holidays")
+    return _profile_page(request, holiday_form=form)
+
+
+@login_required
+@require_POST
+def holiday_end(request, pk):
+    """End the holiday under way now, or cancel a planned one."""
+    try:
+        ended = holidays.holiday_end(user=request.user, holiday_id=pk)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        if ended == Holiday.Status.AWAY:
+            messages.success(request, _("Welcome back: your games wait for you again."))
+        else:
+            messages.success(request, _("The holiday is cancelled."))
+    return redirect(reverse("profile") + "#holidays")
 
 
 @login_required

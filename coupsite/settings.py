@@ -168,11 +168,14 @@ CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},
     "games.tasks.sweep_deadlines": {"queue": DEADLINE_QUEUE},
     "games.tasks.remind_game": {"queue": DEADLINE_QUEUE},  # timed like a deadline
+    "games.tasks.sweep_holidays": {"queue": DEADLINE_QUEUE},  # holds and releases clocks
 }
 CELERY_BEAT_SCHEDULE = {
     # The sweep is what makes deadlines reliable; ETA tasks only make short ones prompt.
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
+    # Holidays begin and end within a minute of their moment.
+    "sweep-holidays": {"task": "games.tasks.sweep_holidays", "schedule": 60.0},
     # Every hour, the daily digest of the players whose chosen hour it now is in their zone.
     "send-digests": {"task": "games.tasks.send_digests", "schedule": crontab(minute=0)},
     # Tasks the broker could not take when their change was saved (outbox/services.py);

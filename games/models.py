@@ -50,6 +50,7 @@ class Game(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_seconds = models.PositiveIntegerField(default=0, help_text="the length of the current deadline")
     paused_remaining = models.DurationField(null=True, blank=True, help_text="time left when the host paused")
+    clock_held = models.BooleanField(default=False, help_text="the clock waits for an awaited player who is away")
     reminded_version = models.IntegerField(default=-1, help_text="the last version a reminder went out for")
     # The engine state at ``version``: a cache of the log, always equal to a replay.
     snapshot = models.JSONField(null=True, blank=True, editable=False)
@@ -127,12 +128,14 @@ class Seat(models.Model):
 
 
 class SeatChange(models.Model):
-    """A bot took a seat over for its absent player, or the player came back: shown
+    """A bot took a seat over for its absent player (after missed deadlines, when
+    asked, or for their holiday), or the player came back: shown
     in the history among the game's events (after event ``version - 1``)."""
 
     class Change(models.TextChoices):
         MISSED = "missed", _("missed deadlines")
         ASKED = "asked", _("asked for it")
+        AWAY = "away", _("went on holiday")
         BACK = "back", _("came back")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")

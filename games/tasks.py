@@ -24,7 +24,7 @@ from accounts.bounces import sent_emails_forget
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
-from games.services import bots, clock, notifications, play, preferences, presence, verification
+from games.services import bots, clock, holidays, notifications, play, preferences, presence, verification
 from games.services.attention import game_isolated
 from games.services.errors import ServiceError
 from games.services.notifications import preferences_key
@@ -79,6 +79,14 @@ def sweep_deadlines() -> int:
     finally:
         if cache.get(SWEEP_LOCK) == token:  # not a later sweep's, taken after ours expired
             cache.delete(SWEEP_LOCK)
+
+
+@shared_task(ignore_result=True)
+def sweep_holidays() -> int:
+    """Begin the holidays whose first day has come and end those whose last has
+    passed (run every minute by beat): their players' games hold or release
+    their clocks, or seat or dismiss their stand-in bots (``holidays.holidays_sweep``)."""
+    return holidays.holidays_sweep()
 
 
 @shared_task(ignore_result=True)

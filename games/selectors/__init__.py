@@ -1,13 +1,14 @@
 """Reading games for pages, emails and tests (no writes here)."""
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db.models.expressions import RawSQL
 
-from accounts.models import display_name_of, stand_in_label
+from accounts.models import display_name_of, profile_of, stand_in_label
 from games import history
 from games.engine.common import PUBLIC, GameState
 from games.history import History
@@ -147,6 +148,17 @@ def stand_in_periods(game: Game, seats: list[Seat]) -> dict[str, list[tuple[int,
         elif not held or held[-1][1] is not None:
             held.append((version, None))
     return periods
+
+
+def away_of(seats: list[Seat], viewer: str | None = None) -> list[dict]:
+    """The players of ``seats`` (with their profiles) away on holiday, but the
+    ``viewer``'s own: each one's ``name`` and ``until``, the last moment they are
+    away (its day, in the reader's zone, is the last day they are away there)."""
+    return [
+        {"name": display_name(seat.user), "until": until - timedelta(microseconds=1)}
+        for seat in seats
+        if seat.player != viewer and (until := profile_of(seat.user).away_until) is not None
+    ]
 
 
 def stand_in_name(seat: Seat) -> str:

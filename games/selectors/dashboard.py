@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from games.engine.seats import seat_player
 from games.kinds import KINDS
 from games.models import Event, Game, Invitation, Seat, SeatResult
-from games.selectors import GameUnreadable, Table, display_name, game_state
+from games.selectors import GameUnreadable, Table, away_of, display_name, game_state
 from games.selectors.results import game_name, past_rows, percent, results_of, variant_names
 
 if TYPE_CHECKING:
@@ -169,6 +169,7 @@ def _active_row(game: "WithAnnotations[Game, _LastAction]", seat: Seat, names: d
         "last_action_at": game.last_action_at,
         "paused": game.paused_remaining is not None,
         "stand_in": bool(seat.stand_in),  # a bot answers for this player until they are back
+        "away": away_of(list(game.seats.all()), seat.player),  # the others on holiday
     }
 
 

@@ -23,9 +23,10 @@ from games.kinds import DEFAULT_KIND, KINDS
 from games.models import Game, Seat, SeatChange
 from games.selectors import game_state
 from games.services import notifications
+from games.services.clock import clock_hold_check
 from games.services.errors import DecisionPassed, ServiceError
 from games.services.gathering import bot_take_seat, game_create, game_start
-from games.services.locks import locked_for_play
+from games.services.locks import locked_table
 from games.services.play import decision_apply, seat_returned, stand_in_begin
 
 # The levels a table can seat: the arena's baseline ("default") and the adapter of
@@ -69,24 +70,28 @@ def _check_level(kind: str, level: str) -> None:
 
 
 def stand_in_ask(*, game: Game, user) -> None:
-    """ "Play for me until I'm back": a bot plays ``user``'s seat."""
+    """ "Play for me until I'm back": a bot plays ``user``'s seat (and a clock held
+    for them while away runs again: the bot answers)."""
     with transaction.atomic():
-        game, seat, state = locked_for_play(game, user)
+        game, seats, seat, state = locked_table(game, user)
         if seat.stand_in:
             raise ServiceError(_("A bot already plays for you."))
         stand_in_begin(game, seat, SeatChange.Change.ASKED)
+        clock_hold_check(game, state, seats)
         awaiting = {name: version for name, _decision, version in KINDS[game.kind].rules.awaiting(state)}
         if seat.player in awaiting:
             notifications.bot_called(game, seat, awaiting[seat.player])
 
 
 def stand_in_end(*, game: Game, user) -> None:
-    """ "I'm back": ``user`` plays their seat again."""
+    """ "I'm back": ``user`` plays their seat again (while on holiday, its clock
+    then waits for them)."""
     with transaction.atomic():
-        game, seat, _state = locked_for_play(game, user)
+        game, seats, seat, state = locked_table(game, user)
         if not seat.stand_in:
             raise ServiceError(_("No bot plays for you."))
         seat_returned(game, seat)
+        clock_hold_check(game, state, seats)
 
 
 def bot_answer(*, game: Game, seat_id: int, version: int) -> None:

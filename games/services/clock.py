@@ -1,7 +1,16 @@
 """The clock of a game in play: when its deadline falls, a prompt expiry for a
-short one, pausing and resuming, a player's extra time, and claiming a reminder.
-Expiring a deadline applies the engine's default answers: that is play
-(``play.deadline_expire``)."""
+short one, pausing and resuming, holding it for a player who is away, a player's
+extra time, and claiming a reminder. Expiring a deadline applies the engine's
+default answers: that is play (``play.deadline_expire``).
+
+The clock stops for two reasons that do not know of each other: the host's pause
+(``paused_remaining``: the time left then) and a hold while a player the game
+awaits is on holiday and no bot plays for them (``clock_held``). It runs again
+only once neither holds it, whichever ends first. A hold gives the decisions it
+held a full period of time when it ends: the player back from holiday may not
+read their email at once, and the others' time was stopped too. So a game both
+paused and held keeps no time of its own but the pause's, which the hold's end
+sets to that full period."""
 
 from datetime import datetime, timedelta
 
@@ -10,6 +19,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import profile_of
 from games.kinds import KINDS
 from games.models import Game
 from games.services import notifications
@@ -27,8 +37,7 @@ def game_pause(*, game: Game, by) -> None:
             raise ServiceError(_("Only the host can pause the game."))
         if game.status != Game.Status.ACTIVE or game.paused_remaining is not None:
             raise ServiceError(_("Only a running game can be paused."))
-        assert game.deadline_at is not None, "a running game has a deadline"
-        game.paused_remaining = max(game.deadline_at - timezone.now(), timedelta(0))
+        game.paused_remaining = _time_left(game)
         game.deadline_at = None
         game.save(update_fields=["paused_remaining", "deadline_at"])
 
@@ -40,10 +49,11 @@ def game_resume(*, game: Game, by) -> None:
             raise ServiceError(_("Only the host can resume the game."))
         if game.status != Game.Status.ACTIVE or game.paused_remaining is None:
             raise ServiceError(_("The game is not paused."))
-        game.deadline_at = timezone.now() + game.paused_remaining
+        if not game.clock_held:  # else the hold's end starts it
+            game.deadline_at = timezone.now() + game.paused_remaining
+            schedule_deadline(game)
         game.paused_remaining = None
         game.save(update_fields=["paused_remaining", "deadline_at"])
-        schedule_deadline(game)
 
 
 def time_extend(*, game: Game, user) -> None:
@@ -65,16 +75,58 @@ def time_extend(*, game: Game, user) -> None:
         notifications.extension_granted(game, seat)
 
 
-def clock_restart(game: Game, state) -> None:
-    """After new events (``game`` locked, not over): the decisions now awaited get
-    their full time, kept aside while the game is paused."""
+def clock_restart(game: Game, state, seats: list) -> None:
+    """After new events (``game`` locked, not over; ``seats``: all of its seats,
+    with their players' profiles): the decisions now awaited get their full time,
+    kept aside while the game is paused, and held while one of them waits for a
+    player who is away."""
     game.deadline_seconds = _seconds_to_answer(game, state)
     deadline = timedelta(seconds=game.deadline_seconds)
+    game.clock_held = awaits_away(game, state, seats)
     if game.paused_remaining is not None:
         game.paused_remaining = deadline
+    elif game.clock_held:
+        game.deadline_at = None
     else:
         game.deadline_at = timezone.now() + deadline
         schedule_deadline(game)
+
+
+def clock_hold_check(game: Game, state, seats: list) -> None:
+    """Hold ``game``'s clock (locked, in play) while a decision it awaits is a
+    player's who is away with no bot playing for them, and let it run again once
+    none is: the start and end of a holiday, a bot taking a seat over or leaving
+    it."""
+    held = awaits_away(game, state, seats)
+    if held == game.clock_held:
+        return
+    game.clock_held = held
+    if held:
+        game.deadline_at = None
+    elif game.paused_remaining is not None:
+        game.paused_remaining = timedelta(seconds=game.deadline_seconds)
+    else:
+        game.deadline_at = timezone.now() + timedelta(seconds=game.deadline_seconds)
+        schedule_deadline(game)
+    game.save(update_fields=["clock_held", "deadline_at", "paused_remaining"])
+
+
+def awaits_away(game: Game, state, seats: list) -> bool:
+    """Whether ``game`` awaits now a player away on holiday with no bot playing
+    for them (``seats``: all of its seats, with their profiles)."""
+    awaited = {name for name, _decision, _version in KINDS[game.kind].rules.awaiting(state)}
+    return any(
+        seat.player in awaited and not seat.bot_level and profile_of(seat.user).away_until is not None for seat in seats
+    )
+
+
+def _time_left(game: Game) -> timedelta:
+    """The time the decisions awaited have left, the clock running or not."""
+    if game.deadline_at is not None:
+        return max(game.deadline_at - timezone.now(), timedelta(0))
+    if game.paused_remaining is not None:
+        return game.paused_remaining
+    return timedelta(seconds=game.deadline_seconds)  # held: what the hold's end gives
 
 
 def schedule_deadline(game: Game) -> None:

@@ -19,6 +19,7 @@ from games.models import Game, Invitation, Seat
 from games.selectors import seat_of
 from games.services import notifications
 from games.services.errors import ServiceError, engine_call
+from games.services.holidays import holiday_stand_ins
 from games.services.play import DEFAULT_TAKEOVER, events_append
 from games.services.preferences import preferences_events
 
@@ -243,7 +244,8 @@ def game_start(*, game: Game, by) -> Game:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
-        events_append(game, state, events, changed=("status", "started_at"))
+        holiday_stand_ins(game, seats)
+        events_append(game, state, events, changed=("status", "started_at"), seats=seats)
     return game
 
 

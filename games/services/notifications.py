@@ -93,6 +93,11 @@ def stand_in_played(seat: Seat) -> None:
     _queue("games.tasks.send_stand_in", seat.pk, "played", eta=held_until(profile_of(seat.user)))
 
 
+def decision_after_holiday(seat: Seat, version: int) -> None:
+    """Ask ``seat``'s player, back from holiday, for their decision of ``version``."""
+    _queue("games.tasks.send_decision_after_holiday", seat.pk, version)
+
+
 def extension_granted(game: Game, seat: Seat) -> None:
     """Tell the table that ``seat``'s player took their extra time: those awake now
     in one task, each player in their quiet night at their morning."""

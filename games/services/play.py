@@ -208,14 +208,17 @@ def deadlines_missed(game: Game, seats: list, players: set, version: int) -> lis
 
 def stand_in_begin(game: Game, seat: Seat, change: str, version: int | None = None) -> None:
     """A bot plays ``seat`` (``game`` locked) until its player is back, from
-    ``version`` on (the game's: now); they are told once."""
+    ``version`` on (the game's: now); they are told once, unless it plays while
+    they are on holiday, which they know of."""
     version = game.version if version is None else version
+    away = change == SeatChange.Change.AWAY
     seat.stand_in = settings.BOT_STAND_IN_LEVEL
-    seat.stand_in_told = False
+    seat.stand_in_told = away  # on holiday: no email of what the bot played either
     seat.save(update_fields=["stand_in", "stand_in_told"])
     SeatChange.objects.create(game=game, seat=seat, version=version, change=change)
     seat.last_change = version  # as ``seats_of`` reads it, for the answer shown from these seats
-    notifications.stand_in_began(seat)
+    if not away:
+        notifications.stand_in_began(seat)
 
 
 def game_resign(*, game: Game, user) -> None:
@@ -286,6 +289,7 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.deadline_at = game.paused_remaining = None
+        game.clock_held = False
         # A shared win (Kobayakawa) names its first winner here; the per-seat
         # results give every winner first place.
         winners = rules.winners(state)
@@ -293,15 +297,27 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
         game.winner = winner.user if winner else None
         game_results_record(game=game, appended=rows)  # per-seat results for the dashboard, read once from the log
         return Advance(game, before, rows, FINISHED_FIELDS, [], seats)
-    clock.clock_restart(game, state)
+    if seats is None:  # read once for the clock and the bots called (``_bots_called``)
+        seats = list(game.seats.select_related("user__profile"))
+    clock.clock_restart(game, state, seats)
     return Advance(game, before, rows, CLOCK_FIELDS, rules.awaiting(state), seats)
 
 
 # The columns of a game that appending events changes (``events_prepare``):
 # written alone, so that a mark for attention or a reminder's claim, made
 # without the game's lock, is never overwritten.
-CLOCK_FIELDS = ("version", "snapshot", "deadline_at", "deadline_seconds", "paused_remaining")
-FINISHED_FIELDS = ("version", "snapshot", "status", "finished_at", "deadline_at", "paused_remaining", "winner", "moves")
+CLOCK_FIELDS = ("version", "snapshot", "deadline_at", "deadline_seconds", "paused_remaining", "clock_held")
+FINISHED_FIELDS = (
+    "version",
+    "snapshot",
+    "status",
+    "finished_at",
+    "deadline_at",
+    "paused_remaining",
+    "clock_held",
+    "winner",
+    "moves",
+)
 
 
 def advances_write(advances: list[Advance]) -> None:
@@ -337,13 +353,20 @@ def events_append_keeping_clock(game: Game, state, events, *, awaited: list) -> 
     ``awaited`` before them are still the ones awaited), the clock keeps running
     as it was: a change of preferences gives nobody more time, nor a second
     reminder."""
-    kept = (game.deadline_at, game.deadline_seconds, game.paused_remaining, game.reminded_version, game.version)
+    kept = (
+        game.deadline_at,
+        game.deadline_seconds,
+        game.paused_remaining,
+        game.clock_held,
+        game.reminded_version,
+        game.version,
+    )
     events_append(game, state, events)
     if game.status != Game.Status.ACTIVE or KINDS[game.kind].rules.awaiting(state) != awaited:
         return
-    game.deadline_at, game.deadline_seconds, game.paused_remaining, reminded, version = kept
+    game.deadline_at, game.deadline_seconds, game.paused_remaining, game.clock_held, reminded, version = kept
     if reminded == version:
         game.reminded_version = game.version  # already reminded of these decisions
-    game.save(update_fields=["deadline_at", "deadline_seconds", "paused_remaining", "reminded_version"])
+    game.save(update_fields=["deadline_at", "deadline_seconds", "paused_remaining", "clock_held", "reminded_version"])
     if game.deadline_at is not None:
         clock.schedule_deadline(game)

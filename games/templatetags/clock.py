@@ -1,7 +1,7 @@
 """A game's clock in words (``{% load clock %}``): a time control's length
 (``{{ game.turn_seconds|duration }}``: "2 minutes") and a deadline's moment
-(``{{ game.deadline_at|moment }}``), in the active language and time zone, which
-it names."""
+(``{{ game.deadline_at|moment }}``) or its day (``|day``: "3 March"), in the active
+language and time zone, which a moment names."""
 
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -38,7 +38,7 @@ def duration(seconds: int) -> str:
 
 @register.filter(expects_localtime=True)
 def moment(value: datetime | None) -> str:
-    """When a deadline falls, with its time zone's abbreviation: its date and time,
+    """When a deadline falls, with its time zone named: its date and time,
     or, when it is less than an hour away, its time to the second."""
     if value is None:
         return ""
@@ -74,3 +74,12 @@ def zone_city(zone: str, language: str) -> str:
     except (UnknownLocaleError, ValueError):
         locale = Locale("en")
     return get_timezone_location(zone, locale=locale, return_city=True)
+
+
+@register.filter(expects_localtime=True)
+def day(value: datetime | None) -> str:
+    """The day of a moment, as a date is said in a sentence: "3 March"."""
+    if value is None:
+        return ""
+    # Translators: a day and month, in Django's date format letters (Spanish: "j \d\e F").
+    return date(value, pgettext("date format", "j F"))

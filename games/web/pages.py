@@ -19,7 +19,7 @@ from accounts.bounces import bouncing_among, normalized
 from games.kinds import KINDS
 from games.kinds.words import Line
 from games.models import Game, Invitation, Seat, SeatChange
-from games.selectors import Table, display_name, gathering, seat_changes_since, seats_of, stand_in_name
+from games.selectors import Table, away_of, display_name, gathering, seat_changes_since, seats_of, stand_in_name
 from games.templatetags.clock import duration
 
 HOUR = 3600
@@ -43,6 +43,7 @@ def table_context(table: Table, chosen_action: str | None = None) -> dict:
         "resign_note": game_kind.about.resign_note,
         "answer_template": game_kind.templates.answer,
         "time_left": time_left(game.deadline_at) if game.deadline_at else "",
+        "away": away_of(table.seats, table.viewer) if game.status == Game.Status.ACTIVE else [],
     }
     if table.view is None:
         return context
@@ -272,6 +273,7 @@ def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
     sentences: dict[str, str] = {
         SeatChange.Change.MISSED: _("%(name)s missed their deadlines: %(bot)s plays for them."),
         SeatChange.Change.ASKED: _("%(name)s asked for a bot: %(bot)s plays for them."),
+        SeatChange.Change.AWAY: _("%(name)s is away on holiday: %(bot)s plays for them."),
         SeatChange.Change.BACK: _("%(name)s is back."),
     }
     # The changes alone (no join): their players are among the seats already read.

@@ -210,6 +210,8 @@ def clock_of(game) -> str:
     """The clock as the page shows it: a pause or more time changes it without a new event."""
     if game.paused_remaining is not None:
         return "paused"
+    if game.clock_held:
+        return "held"
     return str(int(game.deadline_at.timestamp())) if game.deadline_at else "none"
 
 

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 from django.test import RequestFactory
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.bounces import mail_failed
 from accounts.models import MailFailure
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game
-from games.services import bots, gathering
+from games.services import bots, gathering, holidays
 from games.web.views import server_error
 from tests.e2e import axe
 from tests.e2e.helpers import log_in
@@ -59,6 +60,11 @@ def _site(language: str) -> list[Visit]:
         assert game.status == Game.Status.FINISHED
     assert "p1" in awaited(coup) and "p1" in awaited(kobayakawa), "Ana must have a decision open"
     ana_seat = coup.seats.get(user=ana)
+    dora, eve = make_player("Dora", language), make_player("Eve", language)
+    today = timezone.now().date()
+    holidays.holiday_plan(user=eve, first_day=today, last_day=today + timedelta(days=6))
+    holidays.holiday_plan(user=eve, first_day=today + timedelta(days=30), last_day=today + timedelta(days=40))
+    eve_away = started_game(dora, eve, takeover=0)
     return [
         Visit("home", "/", None),
         Visit("sign up", "/accounts/signup/", None),
@@ -95,6 +101,8 @@ def _site(language: str) -> list[Visit]:
         Visit("past games", "/games/past/", "Ana"),
         Visit("statistics", "/stats/", "Ana"),
         Visit("preferences", "/accounts/profile/", "Ana"),
+        Visit("a table waiting for a player away", f"/games/{eve_away.pk}/", "Dora"),
+        Visit("holidays on the profile", "/accounts/profile/", "Eve"),
         Visit("email addresses", "/accounts/email/", "Ana"),
         Visit("password change", "/accounts/password/change/", "Ana"),
         Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),

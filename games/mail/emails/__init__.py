@@ -31,6 +31,7 @@ from games.mail.tokens import answer_token, reply_address
 from games.models import Event, Game, Invitation, Seat, SeatChange
 from games.selectors import (
     Table,
+    away_of,
     display_name,
     game_state,
     is_practice,
@@ -80,6 +81,7 @@ def _seat_context(seat: Seat, table: Table, *, others_only: bool = False) -> dic
         "news": [line.text for line in told.since(seat.notified_version) if not (others_only and line.actor == reader)],
         "news_earlier": told.misses(seat.notified_version),
         "deadline": seat.game.deadline_at,
+        "away": away_of(table.seats, reader),
         **table.game_kind.templates.email_context(view, reader, table.names),
     }
 
@@ -147,11 +149,16 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
     # no profile yet has the profile's defaults.
     seats = list(
         Seat.objects.filter(game=game).values_list(
-            "pk", "position", "stand_in", "user__profile__email_mode", "user__profile__practice_emails"
+            "pk",
+            "position",
+            "stand_in",
+            "user__profile__email_mode",
+            "user__profile__practice_emails",
+            "user__profile__away_until",
         )
     )
     practice = is_practice(game)
-    for seat_id, position, stand_in, mode, practice_emails in seats:
+    for seat_id, position, stand_in, mode, practice_emails, away_until in seats:
         player = seat_player(position)
         mode = mode or Profile._meta.get_field("email_mode").default
         if mode == EmailMode.NONE:
@@ -163,7 +170,8 @@ def emails_for_update(game: Game, before: int, after: int) -> UpdateEmails:
         elif player in eliminated:
             found.eliminated.append(seat_id)
         elif player in asked and mode == EmailMode.EVERY and not stand_in:
-            found.decisions.append((seat_id, asked[player]))
+            if away_until is None:  # else asked on their return (``send_decision_after_holiday``)
+                found.decisions.append((seat_id, asked[player]))
         elif before == 0:
             found.started.append(seat_id)
     return found
@@ -190,6 +198,18 @@ def send_reminder(seat_id: int, version: int) -> None:
     awaited = {p: v for p, _decision, v in KINDS[seat.game.kind].rules.awaiting(game_state(seat.game))}
     if seat.player in awaited:
         _ask_alone(seat_id, awaited[seat.player], reminder=True)
+
+
+@email_task
+def send_decision_after_holiday(seat_id: int, version: int) -> None:
+    """Ask a player back from holiday for the decision of ``version``, which no
+    email asked them while they were away, if they want decision emails and it is
+    still awaited (``_ask``)."""
+    seat = Seat.objects.select_related("game", "user__profile").get(pk=seat_id)
+    profile = profile_of(seat.user)
+    if profile.email_mode != EmailMode.EVERY or (is_practice(seat.game) and not profile.practice_emails):
+        return
+    _ask_alone(seat_id, version, reminder=False)
 
 
 @email_task
@@ -361,8 +381,8 @@ def send_digest(user_id: int) -> bool:
 
     user = get_user_model().objects.select_related("profile").get(pk=user_id)
     profile = profile_of(user)
-    if profile.email_mode != EmailMode.DIGEST:
-        return False
+    if profile.email_mode != EmailMode.DIGEST or profile.away_until is not None:
+        return False  # away on holiday: no list of games waiting
     seats = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).select_related("game")
     with translation.override(profile.language):
         waiting = []
