@@ -1,0 +1,197 @@
+"""What the pages read of the ratings: a kind's leaderboard, a player's public
+page, their reliability, the rating history chart of the statistics page, and
+the "+23, now 1,612" of a rated game in the dashboard.
+
+Every read is a fixed number of queries whatever the number of players or games
+(``tests/ratings/test_pages.py`` counts them at two sizes): the leaderboard reads
+its top rows from one index in order (``Rating``'s ``rating_leaderboard``) and
+counts the reader's place on the same index.
+
+Names on these public pages are the players' display names; a player who has
+none is "Player 12" here, never the start of their address, which only the
+people at their own tables see.
+"""
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q, Sum
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from games.kinds import KINDS
+from games.models import SeatResult
+from ratings.models import Rating, RatingChange
+from ratings.skill import ESTABLISHED
+
+LEADERBOARD_SIZE = 100
+HISTORY_POINTS = 40  # the latest rated games drawn in a kind's history chart
+# The history chart's drawing area, in the units of its viewBox (templates/ratings/_history.html).
+CHART_WIDTH, CHART_TOP, CHART_BOTTOM = 280, 10, 110
+
+
+def public_name(user) -> str:
+    """How a player is named on the public pages (see the module): ``user`` with
+    its profile read."""
+    profile = getattr(user, "profile", None)
+    if profile is not None and profile.display_name:
+        return profile.display_name
+    return _("Player %(number)d") % {"number": user.pk}
+
+
+def rating_text(shown: int) -> str:
+    """A rating as the reader's language writes a number: "1,612", "1.612"."""
+    return number_format(shown, force_grouping=True)
+
+
+def rating_change_text(before: int, after: int) -> str:
+    """ "+23, now 1,612": a rated game's change to a player's rating."""
+    change = after - before
+    signed = f"+{change}" if change > 0 else (f"−{-change}" if change < 0 else "±0")
+    return _("%(change)s, now %(rating)s") % {"change": signed, "rating": rating_text(after)}
+
+
+def established(kind: str):
+    return Rating.objects.filter(kind=kind, games__gte=ESTABLISHED)
+
+
+def leaderboard(kind: str, reader) -> dict:
+    """The ``LEADERBOARD_SIZE`` best established players of ``kind`` (a key of
+    ``KINDS``), and where ``reader`` (signed in or not) stands: four queries."""
+    board = established(kind)
+    top = board.select_related("user__profile").order_by("-shown", "user_id")[:LEADERBOARD_SIZE]
+    rows = [
+        {
+            "place": place,
+            "name": public_name(rating.user),
+            "user_id": rating.user_id,
+            "rating": rating_text(rating.shown),
+            "games": rating.games,
+            "you": rating.user_id == reader.pk,
+        }
+        for place, rating in enumerate(top, start=1)
+    ]
+    return {
+        "kind": kind,
+        "name": KINDS[kind].name,
+        "kinds": [{"kind": key, "name": game_kind.name} for key, game_kind in KINDS.items()],
+        "rows": rows,
+        "players": board.count(),
+        "mine": _readers_place(kind, reader, rows),
+        "established": ESTABLISHED,
+        "size": LEADERBOARD_SIZE,
+    }
+
+
+def _readers_place(kind: str, reader, rows: list[dict]) -> dict | None:
+    """The reader's own rating and place on the board (None when signed out or
+    never rated at this game); their place is counted only when the top rows
+    shown do not hold it."""
+    if not reader.is_authenticated:
+        return None
+    rating = Rating.objects.filter(kind=kind, user=reader).first()
+    if rating is None:
+        return None
+    mine = {"rating": rating_text(rating.shown), "games": rating.games, "provisional": rating.provisional}
+    if rating.provisional:
+        return {**mine, "place": None, "games_left": ESTABLISHED - rating.games}
+    shown = next((row["place"] for row in rows if row["you"]), None)
+    if shown is None:
+        ahead = Q(shown__gt=rating.shown) | Q(shown=rating.shown, user_id__lt=reader.pk)
+        shown = established(kind).filter(ahead).count() + 1
+    return {**mine, "place": shown, "listed": any(row["you"] for row in rows)}
+
+
+def public_player(user_id: int):
+    """The person whose public page is asked for, with their profile; None for an
+    unknown id, a bot or a closed account."""
+    return (
+        get_user_model()
+        .objects.select_related("profile")
+        .filter(pk=user_id, is_active=True)
+        .exclude(profile__bot_level__gt="")
+        .first()
+    )
+
+
+def reliability(user) -> dict:
+    """How reliably ``user`` plays: of the finished games they joined, the share
+    they finished themselves (neither resigning nor left to a stand-in bot at the
+    end), and the decisions they let the clock answer. One query."""
+    counted = SeatResult.objects.filter(user=user).aggregate(
+        joined=Count("pk"),
+        abandoned=Count("pk", filter=Q(abandoned=True)),
+        missed=Sum("deadlines_missed", default=0),
+    )
+    joined = counted["joined"]
+    return {
+        "joined": joined,
+        "finished": joined - counted["abandoned"],
+        "finish_rate": round(100 * (joined - counted["abandoned"]) / joined) if joined else None,
+        "deadlines_missed": counted["missed"],
+    }
+
+
+def player_page(user) -> dict:
+    """A person's public page: their name, their rating at each game with their
+    place, games played and reliability; never their address. Three queries and
+    one per game kind they are established at."""
+    ratings = []
+    for rating in Rating.objects.filter(user=user).order_by("kind"):
+        if rating.kind not in KINDS:
+            continue
+        place = None
+        if not rating.provisional:
+            ahead = Q(shown__gt=rating.shown) | Q(shown=rating.shown, user_id__lt=user.pk)
+            place = established(rating.kind).filter(ahead).count() + 1
+        ratings.append(
+            {
+                "kind": rating.kind,
+                "name": KINDS[rating.kind].name,
+                "rating": rating_text(rating.shown),
+                "games": rating.games,
+                "provisional": rating.provisional,
+                "place": place,
+            }
+        )
+    return {"player": user, "name": public_name(user), "ratings": ratings, "reliability": reliability(user)}
+
+
+def rating_history(user) -> list[dict]:
+    """A chart per game kind of ``user``'s rating after each of their latest
+    ``HISTORY_POINTS`` rated games (the oldest first): each point's place in the
+    chart's drawing area, worked out here, and its words. One query per kind
+    they are rated at, and one for the kinds."""
+    charts = []
+    kinds = Rating.objects.filter(user=user).order_by("kind").values_list("kind", flat=True)
+    for kind in kinds:
+        if kind not in KINDS:
+            continue
+        changes = list(
+            RatingChange.objects.filter(user=user, kind=kind)
+            .order_by("-id")
+            .values("shown_before", "shown_after", "finished_at")[:HISTORY_POINTS]
+        )[::-1]
+        values = [changes[0]["shown_before"]] + [change["shown_after"] for change in changes]
+        low, high = min(values), max(values)
+        span = max(high - low, 1)
+        step = CHART_WIDTH / max(len(values) - 1, 1)
+        points = [
+            {
+                "x": round(10 + index * step),
+                "y": round(CHART_BOTTOM - (value - low) * (CHART_BOTTOM - CHART_TOP) / span),
+                "rating": rating_text(value),
+                "when": changes[index - 1]["finished_at"] if index else None,
+            }
+            for index, value in enumerate(values)
+        ]
+        charts.append(
+            {
+                "kind": kind,
+                "name": KINDS[kind].name,
+                "points": points,
+                "line": " ".join(f"{point['x']},{point['y']}" for point in points),
+                "low": rating_text(low),
+                "high": rating_text(high),
+                "now": rating_text(values[-1]),
+            }
+        )
+    return charts
