@@ -75,16 +75,15 @@ def leaderboard(kind: str, reader) -> dict:
         "kinds": [{"kind": key, "name": game_kind.name} for key, game_kind in KINDS.items()],
         "rows": rows,
         "players": board.count(),
-        "mine": _readers_place(kind, reader, rows),
+        "mine": _readers_place(kind, reader),
         "established": ESTABLISHED,
         "size": LEADERBOARD_SIZE,
     }
 
 
-def _readers_place(kind: str, reader, rows: list[dict]) -> dict | None:
+def _readers_place(kind: str, reader) -> dict | None:
     """The reader's own rating and place on the board (None when signed out or
-    never rated at this game); their place is counted only when the top rows
-    shown do not hold it."""
+    never rated at this game), counted on the board's index: two queries."""
     if not reader.is_authenticated:
         return None
     rating = Rating.objects.filter(kind=kind, user=reader).first()
@@ -93,11 +92,9 @@ def _readers_place(kind: str, reader, rows: list[dict]) -> dict | None:
     mine = {"rating": rating_text(rating.shown), "games": rating.games, "provisional": rating.provisional}
     if rating.provisional:
         return {**mine, "place": None, "games_left": ESTABLISHED - rating.games}
-    shown = next((row["place"] for row in rows if row["you"]), None)
-    if shown is None:
-        ahead = Q(shown__gt=rating.shown) | Q(shown=rating.shown, user_id__lt=reader.pk)
-        shown = established(kind).filter(ahead).count() + 1
-    return {**mine, "place": shown, "listed": any(row["you"] for row in rows)}
+    ahead = Q(shown__gt=rating.shown) | Q(shown=rating.shown, user_id__lt=reader.pk)
+    place = established(kind).filter(ahead).count() + 1
+    return {**mine, "place": place}
 
 
 def public_player(user_id: int):

@@ -4,6 +4,7 @@ quickly: no game is played through the engine or the web."""
 import random
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import profile_of
@@ -21,10 +22,10 @@ def people(count: int, prefix: str = "P") -> list:
 
 
 def bots(count: int) -> list:
-    users = [bot_account("easy", "Peter") for _ in range(count)]
-    for user in users:
-        profile_of(user)
-    return users
+    """``count`` bot accounts, read afresh with their profiles (the account's own
+    instance holds the profile as first made, before it was marked a bot)."""
+    made = [bot_account("easy", "Peter").pk for _ in range(count)]
+    return list(get_user_model().objects.select_related("profile").filter(pk__in=made).order_by("pk"))
 
 
 def finished_game(kind: str, players: list, places: list[int], *, rated: bool = True, minutes_ago: int = 0):

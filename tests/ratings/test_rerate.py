@@ -54,6 +54,7 @@ def test_recomputed_ratings_equal_the_live_ones_over_hundreds_of_random_games():
     rng = random.Random(26)
     rated = play_random_season(rng, 300)
     assert rated > 200  # most games were rated: the comparison covers them
+    assert not Rating.objects.filter(user__profile__bot_level__gt="").exists()
     live = numbers()
     assert {kind for kind, *_rest in live[0]} == set(KIND_NAMES)
     assert all(games >= 5 for *_rest, games in live[0][:3])  # some players are established
