@@ -200,6 +200,8 @@ def test_a_new_game_is_rated_unless_the_host_says_not(client):
     form = client.get(reverse("game_create")).content.decode()
     assert re.search(r'<input type="checkbox" name="rated"[^>]*checked', form)
     base = {"kind": DEFAULT_KIND, "seat_count": "3", "time_control": "day", "first": "random", "takeover": "2"}
-    client.post(reverse("game_create"), {**base, "rated": "on"})
-    client.post(reverse("game_create"), base)
+    rated = client.post(reverse("game_create"), {**base, "rated": "on"}, follow=True)
+    unrated = client.post(reverse("game_create"), base, follow=True)
     assert [game.options["rated"] for game in Game.objects.order_by("pk")] == [True, False]
+    assert "Rated game Yes: the finishing order moves the ratings" in text(rated.content.decode())
+    assert "Rated game No" in text(unrated.content.decode())
