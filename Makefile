@@ -9,7 +9,7 @@
 #   make test-fast  the rules engine, the game kinds and the scenario files only: no
 #               database, Redis, worker or browser (under a minute)
 #   make check  the linter, the formatter's check, the type checker and Django's system checks
-#   make bench  time the rules engine, the dashboard and the site under load (a scratch
+#   make bench  time the rules engine, the dashboard, the leaderboard and the site under load (a scratch
 #               database and the empty Redis database BENCH_REDIS_URL, default
 #               redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
 
@@ -126,6 +126,7 @@ bench: $(VENV)/.installed $(VENV)/.installed-bench
 	@# The dashboard benchmark needs a scratch PostgreSQL database; everything it makes is rolled back.
 	@[ -n "$$DATABASE_URL" ] || createdb -h 127.0.0.1 -U postgres coup_bench 2>/dev/null || true
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/dashboard.py --migrate
+	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/leaderboard.py --migrate
 	@# The load benchmark makes (and drops) its own database and gunicorn; see its docstring.
 	$(VENV_PY) benchmarks/load.py
 

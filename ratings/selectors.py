@@ -14,7 +14,8 @@ people at their own tables see.
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
-from django.utils.formats import number_format
+from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from games.kinds import KINDS
@@ -39,9 +40,13 @@ def named(user_id: int, display_name: str) -> str:
     return display_name or _("Player %(number)d") % {"number": user_id}
 
 
-def rating_text(shown: int) -> str:
-    """A rating as the reader's language writes a number: "1,612", "1.612"."""
-    return number_format(shown, force_grouping=True)
+def rating_text(shown: int, separator: str | None = None) -> str:
+    """A rating as the reader's language writes a number: "1,612", "1.612" (every
+    language of the site groups digits by three). ``separator``: the language's,
+    when the caller writes many ratings and looked it up once."""
+    if separator is None:
+        separator = get_format("THOUSAND_SEPARATOR")
+    return f"{shown:,}".replace(",", separator)
 
 
 def rating_change_text(before: int, after: int) -> str:
@@ -57,47 +62,59 @@ def established(kind: str):
 
 def leaderboard(kind: str, reader) -> dict:
     """The ``LEADERBOARD_SIZE`` best established players of ``kind`` (a key of
-    ``KINDS``), and where ``reader`` (signed in or not) stands: four queries."""
+    ``KINDS``), and where ``reader`` (signed in or not) stands: three queries
+    (two for a reader signed out)."""
     board = established(kind)
     # Plain values rather than rows with their users and profiles: a hundred of
     # each would cost more to build than the query.
     top = board.order_by("-shown", "user_id").values_list("user_id", "shown", "games", "user__profile__display_name")
+    # A hundred rows are written with one look-up of the separator and of the
+    # players' address, not a hundred of each (they cost more than the query).
+    separator = get_format("THOUSAND_SEPARATOR")
+    player_url = reverse("player", args=[0]).removesuffix("0/")
     rows = [
         {
             "place": place,
             "name": named(user_id, display_name),
-            "user_id": user_id,
-            "rating": rating_text(shown),
+            "url": f"{player_url}{user_id}/",
+            "rating": rating_text(shown, separator),
             "games": games,
             "you": user_id == reader.pk,
         }
         for place, (user_id, shown, games, display_name) in enumerate(top[:LEADERBOARD_SIZE], start=1)
     ]
+    mine = _readers_rating(kind, reader)
+    # The number of players and, for an established reader, how many are ahead of
+    # them: one pass over the board for both.
+    counts = {"players": Count("pk")}
+    if mine is not None and not mine.provisional:
+        counts["ahead"] = Count("pk", filter=Q(shown__gt=mine.shown) | Q(shown=mine.shown, user_id__lt=mine.user_id))
+    counted = board.aggregate(**counts)
     return {
         "kind": kind,
         "name": KINDS[kind].name,
         "kinds": [{"kind": key, "name": game_kind.name} for key, game_kind in KINDS.items()],
         "rows": rows,
-        "players": board.count(),
-        "mine": _readers_place(kind, reader),
+        "players": counted["players"],
+        "mine": _readers_place(mine, counted.get("ahead", 0) + 1) if mine else None,
         "established": ESTABLISHED,
         "size": LEADERBOARD_SIZE,
     }
 
 
-def _readers_place(kind: str, reader) -> dict | None:
-    """The reader's own rating and place on the board (None when signed out or
-    never rated at this game), counted on the board's index: two queries."""
+def _readers_rating(kind: str, reader) -> Rating | None:
+    """The reader's rating at ``kind``: None when signed out or never rated there."""
     if not reader.is_authenticated:
         return None
-    rating = Rating.objects.filter(kind=kind, user=reader).first()
-    if rating is None:
-        return None
+    return Rating.objects.filter(kind=kind, user=reader).first()
+
+
+def _readers_place(rating: Rating, place: int) -> dict:
+    """The reader's own line above the board: their rating and place, or how many
+    rated games they still need to join it."""
     mine = {"rating": rating_text(rating.shown), "games": rating.games, "provisional": rating.provisional}
     if rating.provisional:
         return {**mine, "place": None, "games_left": ESTABLISHED - rating.games}
-    ahead = Q(shown__gt=rating.shown) | Q(shown=rating.shown, user_id__lt=reader.pk)
-    place = established(kind).filter(ahead).count() + 1
     return {**mine, "place": place}
 
 
