@@ -20,8 +20,8 @@ What is stored, the same way for every game (this module knows none):
 - **deadlines_missed**: the player's decisions the clock answered (the engine marks
   the first event of each such answer ``timed_out``), a bot standing in or not.
 - **abandoned**: the player did not finish the game themselves: they resigned, or a
-  bot was still standing in for them when it ended. The finish rate of the
-  player's page and of the lobby's limits counts these.
+  bot was still standing in for them when it ended. The finish rate on the
+  player's public page counts these (``ratings.selectors.reliability``).
 - **counters**: the kind's own counts (its ``stats``, ``games/kinds/stats.py``:
   Coup's claims, challenges and bluffs caught), every counter it declares, 0 when
   the player scored none; nothing for a kind that counts nothing.
