@@ -9,9 +9,9 @@
 #   make test-fast  the rules engine, the game kinds and the scenario files only: no
 #               database, Redis, worker or browser (under a minute)
 #   make check  the linter, the formatter's check, the type checker and Django's system checks
-#   make bench  time the rules engine, the dashboard, replies read through IMAP and the site under load (a scratch
-#               database and the empty Redis database BENCH_REDIS_URL, default
-#               redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
+#   make bench  time the rules engine, the dashboard, replies read through IMAP, the leaderboard
+#               and the site under load (a scratch database and the empty Redis database
+#               BENCH_REDIS_URL, default redis://127.0.0.1:6379/14; the load run takes about 3 minutes)
 
 SHELL := /bin/bash
 VENV := .venv
@@ -145,6 +145,7 @@ bench: dovecot $(VENV)/.installed $(VENV)/.installed-bench
 	@# Replies read through IMAP from a throwaway Dovecot, into the same scratch database.
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/imap.py --migrate
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/holidays.py --migrate
+	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/leaderboard.py --migrate
 	@# The load benchmark makes (and drops) its own database and gunicorn; see its docstring.
 	$(VENV_PY) benchmarks/load.py
 

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "outbox",
+    "ratings",
     *GAME_KIND_APPS,  # each game kind is an app, for its templates and template tags
 ]
 

@@ -7,6 +7,7 @@ from games.mail.inbound import webhook_urls
 
 urlpatterns = [
     path("", include("games.web.urls")),
+    path("", include("ratings.urls")),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     # Django's set_language, which also saves a signed-in player's profile language.

@@ -246,6 +246,10 @@ class SeatResult(models.Model):
     )
     with_bots = models.BooleanField(default=False, help_text="a bot had a seat of its own: a practice game")
     counters = models.JSONField(default=dict, blank=True, help_text="the kind's own counts: {counter: number}")
+    deadlines_missed = models.PositiveIntegerField(default=0, help_text="this player's decisions the clock answered")
+    abandoned = models.BooleanField(
+        default=False, help_text="resigned, or a bot was playing for this player when the game ended"
+    )
 
     class Meta:
         ordering = ["-finished_at", "-game_id"]

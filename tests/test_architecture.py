@@ -25,7 +25,7 @@ from games.kinds import KIND_NAMES
 from games.kinds import PACKAGES as KIND_PACKAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "accounts", "outbox", "coupsite")
+PACKAGES = ("games", "accounts", "outbox", "coupsite", "ratings")
 
 
 def module_name(path: Path) -> str:
@@ -158,6 +158,7 @@ PLATFORM = (
     "accounts",
     "outbox",
     "coupsite",
+    "ratings",
 )
 
 
@@ -233,7 +234,14 @@ def test_the_services_never_import_what_calls_them(caller):
 # ---- reads through selectors, writes through services ----------------------------------
 
 # The modules that answer a request, an email's link or a reply.
-VIEWS = ("games.web.views", "games.web.pages", "games.web.replays", "games.mail.views", "games.mail.inbound")
+VIEWS = (
+    "games.web.views",
+    "games.web.pages",
+    "games.web.replays",
+    "games.mail.views",
+    "games.mail.inbound",
+    "ratings.views",
+)
 # What only the ORM has: a model's manager, a queryset's reads, a row's or a manager's writes.
 ORM = {
     "objects",

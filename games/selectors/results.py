@@ -26,7 +26,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
-from django.db.models import Count, F, IntegerField, Prefetch, Q, Sum
+from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, Subquery, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncMonth
 from django.urls import reverse
@@ -37,6 +37,8 @@ from django.utils.translation import ngettext, pgettext
 from games.kinds import KINDS, variant_name
 from games.models import Game, SeatResult
 from games.selectors import display_name
+from ratings.models import RatingChange
+from ratings.selectors import rating_change_text
 
 PAST_PER_PAGE = 20
 HEAD_TO_HEAD = 8  # the most frequent opponents shown
@@ -71,8 +73,9 @@ def final_order(game: Game) -> list[str]:
 
 
 def results_of(user, *, kind="", variant="", opponent=None):
-    """The user's results, newest first, with their game and every seat's result
-    (place, name) prefetched: two queries per page, whatever the page."""
+    """The user's results, newest first, with their game, every seat's result
+    (place, name) prefetched and the user's rating before and after it (a rated
+    game): two queries per page, whatever the page."""
     results = SeatResult.objects.filter(user=user)
     if kind:
         results = results.filter(kind=kind)
@@ -83,8 +86,13 @@ def results_of(user, *, kind="", variant="", opponent=None):
     if opponent is not None:
         results = results.filter(game__in=SeatResult.objects.filter(user_id=opponent).values("game"))
     everyone = SeatResult.objects.select_related("user__profile").order_by("place", "seat__position")
+    change = RatingChange.objects.filter(game=OuterRef("game_id"), user=OuterRef("user_id"))
     return (
-        results.select_related("game")
+        results.annotate(
+            rating_before=Subquery(change.values("shown_before")[:1]),
+            rating_after=Subquery(change.values("shown_after")[:1]),
+        )
+        .select_related("game")
         .defer("game__snapshot", "game__options")
         .prefetch_related(Prefetch("game__results", queryset=everyone, to_attr="table"))
         .order_by("-finished_at", "-game_id")
@@ -117,7 +125,15 @@ def _past_row(result: SeatResult, user) -> dict:
         if game.moves is not None
         else "",
         "replay_url": reverse("game_replay", args=[game.pk]),
+        "rating": _rating_change(result),
     }
+
+
+def _rating_change(result: SeatResult) -> str:
+    """How the game moved the player's rating ("+23, now 1,612"), "" if it was not
+    rated (``results_of`` annotates the numbers)."""
+    before, after = getattr(result, "rating_before", None), getattr(result, "rating_after", None)
+    return rating_change_text(before, after) if before is not None and after is not None else ""
 
 
 def _outcome(result: SeatResult) -> str:

@@ -44,13 +44,15 @@ def game_create(
     kind_options: dict | None = None,
     first_user=None,
     takeover: int = DEFAULT_TAKEOVER,
+    rated: bool = False,
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
     ``kind_options`` are the kind's own choices from the create form (its
     ``create_fields``), stored with the game's options for its setup to read.
     ``takeover``: after how many deadlines missed in a row a bot plays for the
-    absent player (0: never)."""
+    absent player (0: never). ``rated``: the game moves its people's ratings when
+    it ends, if at least two people play it (``ratings/services.py``)."""
     game_kind = KINDS.get(kind)
     if game_kind is None:
         raise ServiceError(_("Unknown game."))
@@ -70,6 +72,7 @@ def game_create(
                 "variants": sorted(variants),
                 "first": first,
                 "takeover": takeover,
+                "rated": rated,
                 **{
                     name: value
                     for name, value in (kind_options or {}).items()
@@ -293,6 +296,7 @@ def game_rematch(*, game: Game, by) -> Game:
                 name: game.options[name] for name in KINDS[game.kind].forms.create_fields() if name in game.options
             },
             takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
+            rated=bool(game.options.get("rated")),
         )
         rematch.options["rematch_of"] = game.pk
         for seat in game.seats.select_related("user__profile").exclude(user=by).order_by("position"):

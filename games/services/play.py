@@ -33,6 +33,7 @@ from games.services.attention import game_isolated
 from games.services.errors import DecisionPassed, ServiceError, busy_database_refused, engine_call
 from games.services.locks import locked_for_play, locked_table
 from games.services.results import game_results_record
+from ratings.services import game_rate
 
 CHAT_MAX_LENGTH = 1000
 # A bot stands in for a player after this many deadlines missed in a row, unless
@@ -295,7 +296,8 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
         winners = rules.winners(state)
         winner = game.seats.filter(position=seat_position(winners[0])).first() if winners else None
         game.winner = winner.user if winner else None
-        game_results_record(game=game, appended=rows)  # per-seat results for the dashboard, read once from the log
+        results = game_results_record(game=game, appended=rows)  # per-seat results, read once from the log
+        game_rate(game=game, results=results)  # a rated game moves its people's ratings
         return Advance(game, before, rows, FINISHED_FIELDS, [], seats)
     if seats is None:  # read once for the clock and the bots called (``_bots_called``)
         seats = list(game.seats.select_related("user__profile"))

@@ -17,6 +17,11 @@ What is stored, the same way for every game (this module knows none):
   ``awaiting()`` before and after each event. Those a bot answered while standing in
   for the player (``selectors.stand_in_periods``) are ``stand_in_moves``, apart.
 - **with_bots**: whether bots had seats of their own (a practice game).
+- **deadlines_missed**: the player's decisions the clock answered (the engine marks
+  the first event of each such answer ``timed_out``), a bot standing in or not.
+- **abandoned**: the player did not finish the game themselves: they resigned, or a
+  bot was still standing in for them when it ended. The finish rate on the
+  player's public page counts these (``ratings.selectors.reliability``).
 - **counters**: the kind's own counts (its ``stats``, ``games/kinds/stats.py``:
   Coup's claims, challenges and bluffs caught), every counter it declares, 0 when
   the player scored none; nothing for a kind that counts nothing.
@@ -50,6 +55,8 @@ class Outcome:
     stand_in_moves: Counter
     counts: dict[str, Counter]  # as the kind's stats count them
     counters: tuple[str, ...]  # the names the kind's stats declare
+    deadlines_missed: Counter
+    abandoned: set[str]  # resigned, or still played by a stand-in bot at the end
 
     def counters_of(self, player: str) -> dict[str, int]:
         """Every counter of ``player`` (0 for those they never scored)."""
@@ -76,6 +83,8 @@ def outcome(kind: str, payloads, stand_ins: dict | None = None) -> Outcome:
     state = rules.new_state()
     moves: Counter[str] = Counter()
     stand_in_moves: Counter[str] = Counter()
+    deadlines_missed: Counter[str] = Counter()
+    resigned: set[str] = set()
     events = []
     for seq, payload in enumerate(payloads):
         event = EngineEvent.from_json(payload)
@@ -83,6 +92,10 @@ def outcome(kind: str, payloads, stand_ins: dict | None = None) -> Outcome:
         before = {name: version for name, _decision, version in rules.awaiting(state)}
         rules.apply(state, event)
         player = event.data.get("player")
+        if player is not None and event.data.get("timed_out"):
+            deadlines_missed[player] += 1
+        if player is not None and event.type.endswith(".resigned"):
+            resigned.add(player)
         if player in before and not event.type.endswith(".resigned"):
             after = {name: version for name, _decision, version in rules.awaiting(state)}
             if after.get(player) != before[player]:
@@ -95,6 +108,9 @@ def outcome(kind: str, payloads, stand_ins: dict | None = None) -> Outcome:
         stand_in_moves=stand_in_moves,
         counts=game_kind.stats.count(events),
         counters=game_kind.stats.counters,
+        deadlines_missed=deadlines_missed,
+        abandoned=resigned
+        | {player for player, periods in (stand_ins or {}).items() if periods and periods[-1][1] is None},
     )
 
 
@@ -127,6 +143,8 @@ def game_results_record(*, game: Game, appended: Sequence[Event] = ()) -> list[S
             stand_in_moves=result.stand_in_moves[seat.player],
             with_bots=with_bots,
             counters=result.counters_of(seat.player),
+            deadlines_missed=result.deadlines_missed[seat.player],
+            abandoned=seat.player in result.abandoned,
         )
         for seat in seats
     ]

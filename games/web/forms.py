@@ -90,6 +90,15 @@ class GameCreateForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,
     )
+    rated = forms.BooleanField(
+        label=_("Rated game"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "The finishing order moves the ratings of the people who play it. "
+            "A game with fewer than two people is never rated; bots never are."
+        ),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -155,6 +164,7 @@ class GameCreateForm(forms.Form):
             "first": data["first"],
             "kind_options": {name: data[name] for name in KINDS[kind].forms.create_fields() if data.get(name)},
             "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
+            "rated": bool(data.get("rated")),
         }
 
 

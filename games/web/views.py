@@ -49,6 +49,7 @@ from games.web.forms import (
     bot_level_choices,
     number_in,
 )
+from ratings.selectors import rating_history
 
 POLL_SECONDS = 4  # how often an open game page asks whether anything changed
 STOP_POLLING = 286  # htmx: swap this answer, then stop polling
@@ -86,8 +87,10 @@ def past_games(request):
 @login_required
 @require_GET
 def stats(request):
-    """The player's statistics, from the results stored when each game ended."""
-    return render(request, "games/stats.html", results.statistics(request.user))
+    """The player's statistics, from the results stored when each game ended, and
+    their rating's history."""
+    context = {**results.statistics(request.user), "rating_history": rating_history(request.user)}
+    return render(request, "games/stats.html", context)
 
 
 @login_required

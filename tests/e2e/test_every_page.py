@@ -19,9 +19,12 @@ from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game
 from games.services import bots, gathering, holidays
 from games.web.views import server_error
+from ratings.services import game_rate
+from ratings.skill import ESTABLISHED
 from tests.e2e import axe
 from tests.e2e.helpers import log_in
 from tests.players import PASSWORD, awaited, gathering_game, make_player, play_randomly, started_game
+from tests.ratings.builders import finished_game
 
 # No address of the site fails on purpose: the server error page, as its handler renders
 # it, is served at this address by the browser itself (Playwright's routing), so its
@@ -52,13 +55,19 @@ def _site(language: str) -> list[Visit]:
     practice = bots.practice_start(host=ana, seat_count=6, level="easy")
     bens_game = gathering_game(ben, seats=3)
     gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
-    finished, kobayakawa_finished = started_game(ana, ben), started_game(ana, ben, cai, kind="kobayakawa")
+    finished = started_game(ana, ben, rated=True)
+    kobayakawa_finished = started_game(ana, ben, cai, kind="kobayakawa", rated=True)
     for game in (finished, kobayakawa_finished):
         for _ in play_randomly(game, random.Random(24)):
             pass
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
     assert "p1" in awaited(coup) and "p1" in awaited(kobayakawa), "Ana must have a decision open"
+    for number in range(ESTABLISHED):  # on the leaderboard: established players
+        game, results = finished_game(
+            coup.kind, [ana, ben, cai][number % 3 :] + [ana, ben, cai][: number % 3], [1, 2, 3]
+        )
+        game_rate(game=game, results=results)
     ana_seat = coup.seats.get(user=ana)
     dora, eve = make_player("Dora", language), make_player("Eve", language)
     today = timezone.now().date()
@@ -100,6 +109,12 @@ def _site(language: str) -> list[Visit]:
         Visit("Kobayakawa replay", f"/games/{kobayakawa_finished.pk}/replay/", "Ana"),
         Visit("past games", "/games/past/", "Ana"),
         Visit("statistics", "/stats/", "Ana"),
+        Visit("leaderboard", f"/leaderboard/{coup.kind}/", "Ana"),
+        Visit("Kobayakawa leaderboard, Ana provisional", f"/leaderboard/{kobayakawa.kind}/", "Ana"),
+        Visit("leaderboard, signed out", f"/leaderboard/{coup.kind}/", None),
+        Visit("player page", f"/players/{ben.pk}/", None),
+        Visit("no such leaderboard", "/leaderboard/chess/", None, 404),
+        Visit("no such player", "/players/999999/", "Ana", 404),
         Visit("preferences", "/accounts/profile/", "Ana"),
         Visit("a table waiting for a player away", f"/games/{eve_away.pk}/", "Dora"),
         Visit("holidays on the profile", "/accounts/profile/", "Eve"),
