@@ -256,6 +256,8 @@ class MailFailure(models.Model):
 
     def __str__(self):
         return f"{self.address}: {self.get_kind_display()}"
+
+
 # The days a player may be away in one calendar year (BGA and lichess give as many).
 HOLIDAY_DAYS_PER_YEAR = 30
 
