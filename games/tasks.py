@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
-from games.services import bots, clock, play, preferences, presence, verification
+from games.services import bots, clock, lobby, play, preferences, presence, verification
 from games.services.attention import game_isolated
 from games.services.errors import ServiceError
 from games.services.notifications import preferences_key
@@ -195,3 +195,10 @@ def verify_games() -> int:
     """Once a day (beat): replay every game's log and report each game whose
     snapshot differs (logged, and marked for attention)."""
     return len(verification.games_verify()[1])
+
+
+@shared_task(ignore_result=True)
+def sweep_open_games() -> list[int]:
+    """Every ten minutes (beat): offer bots to the hosts of open games past their
+    time, and cancel those whose offer has run out (``lobby.open_games_sweep``)."""
+    return list(lobby.open_games_sweep())

@@ -16,6 +16,7 @@ from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS
 from games.models import Game, Invitation, Seat
 from games.selectors import seat_of
+from games.selectors.gathering import open_game_of
 from games.services import notifications
 from games.services.errors import ServiceError, engine_call
 from games.services.play import DEFAULT_TAKEOVER, events_append
@@ -42,13 +43,15 @@ def game_create(
     kind_options: dict | None = None,
     first_user=None,
     takeover: int = DEFAULT_TAKEOVER,
+    rated: bool = False,
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
     ``kind_options`` are the kind's own choices from the create form (its
     ``create_fields``), stored with the game's options for its setup to read.
     ``takeover``: after how many deadlines missed in a row a bot plays for the
-    absent player (0: never)."""
+    absent player (0: never). ``rated``: the game moves its people's ratings when
+    it ends, if at least two people play it (``ratings/services.py``)."""
     game_kind = KINDS.get(kind)
     if game_kind is None:
         raise ServiceError(_("Unknown game."))
@@ -68,6 +71,7 @@ def game_create(
                 "variants": sorted(variants),
                 "first": first,
                 "takeover": takeover,
+                "rated": rated,
                 **{
                     name: value
                     for name, value in (kind_options or {}).items()
@@ -163,6 +167,8 @@ def seat_join(*, game: Game, user, join_token: str) -> Seat:
 
 
 def take_seat(game: Game, user) -> Seat:
+    """``user`` takes the first free seat of ``game`` (in the caller's
+    transaction); an open game that this fills starts by itself."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.GATHERING:
         raise ServiceError(_("This game is no longer gathering players."))
@@ -172,7 +178,10 @@ def take_seat(game: Game, user) -> Seat:
     free = [position for position in range(game.seat_count) if position not in taken]
     if not free:
         raise ServiceError(_("This game is full."))
-    return Seat.objects.create(game=game, user=user, position=free[0])
+    seat = Seat.objects.create(game=game, user=user, position=free[0])
+    if len(free) == 1 and open_game_of(game) is not None:
+        _game_begin(game)
+    return seat
 
 
 def bot_take_seat(game: Game, level: str, name: str = "") -> Seat:
@@ -217,9 +226,30 @@ def game_start(*, game: Game, by) -> Game:
             raise ServiceError(_("Only the host can start the game."))
         if game.status != Game.Status.GATHERING:
             raise ServiceError(_("This game has already started."))
+        taken = game.seats.count()
+        if taken != game.seat_count:
+            if open_game_of(game) is None:
+                raise ServiceError(_("Wait until every seat is taken."))
+            _shrink_to(game, taken)
+        _game_begin(game)
+    return game
+
+
+def _shrink_to(game: Game, taken: int) -> None:
+    """An open game its host starts before it fills: its table becomes the
+    seats taken, if its game and variants may be played with that many."""
+    rules = KINDS[game.kind].rules
+    if taken < rules.min_players:
+        raise ServiceError(_("This game needs at least %(count)d players to start.") % {"count": rules.min_players})
+    engine_call(lambda: rules.check_config(seat_players(taken), game.variants))
+    game.seat_count = taken
+
+
+def _game_begin(game: Game) -> None:
+    """Deal and start ``game`` (locked, gathering, every seat taken): its players
+    are emailed as the log's update calls for."""
+    with transaction.atomic():
         seats = list(game.seats.select_related("user__profile"))
-        if len(seats) != game.seat_count:
-            raise ServiceError(_("Wait until every seat is taken."))
         players = [seat.player for seat in seats]
         first = _first_player(game, seats)
         rules = KINDS[game.kind].rules
@@ -236,8 +266,7 @@ def game_start(*, game: Game, by) -> Game:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
-        events_append(game, state, events, changed=("status", "started_at"))
-    return game
+        events_append(game, state, events, changed=("status", "started_at", "seat_count"))
 
 
 def _first_player(game: Game, seats: list) -> str:
@@ -284,6 +313,7 @@ def game_rematch(*, game: Game, by) -> Game:
                 name: game.options[name] for name in KINDS[game.kind].forms.create_fields() if name in game.options
             },
             takeover=game.options.get("takeover", DEFAULT_TAKEOVER),
+            rated=bool(game.options.get("rated")),
         )
         rematch.options["rematch_of"] = game.pk
         for seat in game.seats.select_related("user__profile").exclude(user=by).order_by("position"):

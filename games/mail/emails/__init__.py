@@ -16,6 +16,7 @@ templates, and the call that queues it by its name, ``games.tasks.<function>``
 from dataclasses import dataclass, field
 from smtplib import SMTPException
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
@@ -407,3 +408,33 @@ def send_reply_unclear(seat_id: int, *, line: str, problem: str, reading: str = 
     Email(
         "reply-unclear", seat.user, context, language, thread=game, reply_to=reply_to, auto_submitted="auto-replied"
     ).send()
+
+
+# ---- the lobby -----------------------------------------------------------------------------
+
+
+@email_task
+def send_open_game_unfilled(game_id: int) -> None:
+    """Tell the host of an open game that did not fill in the time they chose that
+    they may start it with bots in the empty seats, before it is cancelled."""
+    game = Game.objects.select_related("host__profile").get(pk=game_id)
+    if game.status != Game.Status.GATHERING:
+        return
+    profile = profile_of(game.host)
+    context = {
+        **_game_context(game),
+        "name": profile.name,
+        "taken": game.seats.count(),
+        "hours": settings.LOBBY_BOTS_OFFER_HOURS,
+    }
+    Email("open-unfilled", game.host, context, profile.language, thread=game).send()
+
+
+@email_task
+def send_open_game_cancelled(game_id: int) -> None:
+    """Tell each player of an open game that never filled that it is cancelled."""
+    game = Game.objects.get(pk=game_id)
+    for seat in game.seats.select_related("user__profile"):
+        profile = profile_of(seat.user)
+        context = {**_game_context(game), "name": profile.name, "lobby_url": absolute(reverse("lobby"))}
+        Email("open-cancelled", seat.user, context, profile.language, thread=game).send()
