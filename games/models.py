@@ -85,12 +85,17 @@ class Game(models.Model):
 
 
 class OpenGame(models.Model):
-    """A game its host opened to strangers: listed in the lobby while it gathers
-    players (``games/services/lobby.py``), with the host's terms for who may join.
-    The game itself says its kind, variants, seats and time control; this row says
-    what only an open game has."""
+    """A game in the lobby (``games/services/lobby.py``): its host opened it to
+    strangers, with terms for who may join. The row lives while the game gathers
+    players: starting or cancelling the game deletes it (the game keeps
+    ``options["open"]``), so the lobby reads this one narrow table, which holds
+    no more rows than games are listed. The game's kind, seats and turn time are
+    copied here for the lobby's filters; they do not change while it gathers."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="open_game")
+    kind = models.CharField(max_length=20)
+    seat_count = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField()
     language = models.CharField(max_length=10, choices=settings.LANGUAGES, help_text="the language of the table")
     # Checked through ``lobby.standing_of`` when a player joins; empty: no limit.
     min_rating = models.IntegerField(null=True, blank=True, help_text="the lowest rating that may join")
@@ -108,7 +113,7 @@ class OpenGame(models.Model):
         ]
 
     def __str__(self):
-        return f"open {self.game}"
+        return f"open {self.game_id}"
 
 
 class Seat(models.Model):

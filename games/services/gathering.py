@@ -14,7 +14,7 @@ from accounts.models import BOT_NAMES, AddressOptOut, profile_of
 from accounts.services import bot_account
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, OpenGame, Seat
 from games.selectors import seat_of
 from games.selectors.gathering import open_game_of
 from games.services import notifications
@@ -215,8 +215,14 @@ def game_cancel(*, game: Game, by) -> None:
             raise ServiceError(_("Only the host can cancel the game."))
         if game.status != Game.Status.GATHERING:
             raise ServiceError(_("Only a game that has not started can be cancelled."))
-        game.status = Game.Status.CANCELLED
-        game.save(update_fields=["status"])
+        game_cancel_unstarted(game)
+
+
+def game_cancel_unstarted(game: Game) -> None:
+    """Cancel ``game`` (locked, gathering), out of the lobby if it was in it."""
+    game.status = Game.Status.CANCELLED
+    game.save(update_fields=["status"])
+    OpenGame.objects.filter(game=game).delete()
 
 
 def game_start(*, game: Game, by) -> Game:
@@ -266,6 +272,7 @@ def _game_begin(game: Game) -> None:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
+        OpenGame.objects.filter(game=game).delete()  # out of the lobby
         events_append(game, state, events, changed=("status", "started_at", "seat_count"))
 
 

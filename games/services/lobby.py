@@ -36,7 +36,7 @@ from games.selectors.gathering import open_game_of
 from games.services import notifications
 from games.services.bots import bot_seat
 from games.services.errors import ServiceError
-from games.services.gathering import game_create, take_seat
+from games.services.gathering import game_cancel_unstarted, game_create, take_seat
 
 DEFAULT_FILL_DAYS = 3
 # The games play now opens when none is waiting: a day per turn, the lobby's default.
@@ -110,7 +110,7 @@ def open_game_create(*, host, terms: Terms, **game) -> Game:
     visibility = game.pop("visibility")
     with transaction.atomic():
         _player_locked(host)
-        hosting = OpenGame.objects.filter(game__host=host, game__status=Game.Status.GATHERING).count()
+        hosting = OpenGame.objects.filter(game__host=host).count()
         if hosting >= settings.LOBBY_GAMES_PER_HOST:
             raise ServiceError(
                 _(
@@ -121,9 +121,13 @@ def open_game_create(*, host, terms: Terms, **game) -> Game:
         _check_seats_waiting(host)
         created = game_create(host=host, **game)
         created.visibility = visibility
-        created.save(update_fields=["visibility"])
+        created.options["open"] = True  # for good: the lobby's row goes when the game starts
+        created.save(update_fields=["visibility", "options"])
         OpenGame.objects.create(
             game=created,
+            kind=created.kind,
+            seat_count=created.seat_count,
+            turn_seconds=created.turn_seconds,
             language=terms.language,
             min_rating=terms.min_rating,
             min_finish_rate=terms.min_finish_rate,
@@ -139,7 +143,7 @@ def _player_locked(user) -> None:
 
 def seats_waiting(user) -> int:
     """The seats ``user`` holds in open games that have not started."""
-    return Seat.objects.filter(user=user, game__status=Game.Status.GATHERING, game__open_game__isnull=False).count()
+    return Seat.objects.filter(user=user, game__open_game__isnull=False).count()
 
 
 def _check_seats_waiting(user) -> None:
@@ -159,18 +163,12 @@ def open_game_join(*, game_id, user) -> Seat:
     answer, so the lobby reveals no game it does not list."""
     with transaction.atomic():
         _player_locked(user)
-        open_game = (
-            OpenGame.objects.select_related("game").filter(game_id=game_id).first()
-            if isinstance(game_id, int)
-            else None
-        )
+        open_game = OpenGame.objects.filter(game_id=game_id).first() if _is_id(game_id) else None
         if open_game is None:
-            raise ServiceError(_("This game is not in the lobby: only its invited players may join it."))
+            raise ServiceError(_why_not_listed(game_id))
         game = Game.objects.select_for_update().get(pk=open_game.game_id)  # one seat each, two clicks or not
-        if game.status == Game.Status.CANCELLED:
-            raise ServiceError(_("This game was cancelled."))
-        if game.status != Game.Status.GATHERING:  # a full open game starts at once
-            raise ServiceError(_("This game is full: it has started."))
+        if game.status != Game.Status.GATHERING:  # it filled, or was cancelled, since the look
+            raise ServiceError(_why_not_listed(game.pk))
         if game.seats.filter(user=user).exists():
             raise ServiceError(_("You already have a seat at this game."))
         refusal = limits_unmet(open_game, standing_of(user, game.kind))
@@ -180,16 +178,34 @@ def open_game_join(*, game_id, user) -> Seat:
         return take_seat(game, user)
 
 
+def _is_id(game_id) -> bool:
+    """Whether ``game_id`` may be a game's id (a number the database's ids can hold)."""
+    return isinstance(game_id, int) and 0 < game_id < 2**63
+
+
+def _why_not_listed(game_id) -> str:
+    """Why the game ``game_id`` is not in the lobby: a game opened once says how it
+    left; any other (a private game, or none) gets one answer, so the lobby
+    reveals no game it never listed."""
+    was_open = Game.objects.filter(pk=game_id, options__open=True) if _is_id(game_id) else Game.objects.none()
+    status = was_open.values_list("status", flat=True).first()
+    if status == Game.Status.CANCELLED:
+        return _("This game was cancelled.")
+    if status is not None:
+        return _("This game has started: it takes no more players.")
+    return _("This game is not in the lobby: only its invited players may join it.")
+
+
 def play_now(*, user, kind: str, seat_count: int) -> Game:
     """Seat ``user`` at the fullest open game of ``kind`` for ``seat_count``
     players they may join (the oldest first among equals), or open one for them
     in their language."""
     candidates = (
-        Game.objects.filter(status=Game.Status.GATHERING, open_game__isnull=False, kind=kind, seat_count=seat_count)
-        .exclude(seats__user=user)
-        .annotate(taken=Count("seats"))
-        .order_by("-taken", "created_at")
-        .values_list("pk", flat=True)[:PLAY_NOW_TRIES]
+        OpenGame.objects.filter(kind=kind, seat_count=seat_count)
+        .exclude(game__seats__user=user)
+        .annotate(taken=Count("game__seats"))
+        .order_by("-taken", "game_id")
+        .values_list("game_id", flat=True)[:PLAY_NOW_TRIES]
     )
     for game_id in candidates:
         try:
@@ -214,9 +230,7 @@ def open_game_fill_with_bots(*, game: Game, by, level: str) -> Game:
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         if open_game_of(locked) is None:
-            raise ServiceError(_("Only an open game is filled with bots this way."))
-        if locked.status != Game.Status.GATHERING:
-            raise ServiceError(_("This game has already started, or was cancelled."))
+            raise ServiceError(_("Only an open game waiting for players is filled with bots this way."))
         for _seat in range(locked.seat_count - locked.seats.count()):
             bot_seat(game=locked, by=by, level=level)
     game.refresh_from_db()
@@ -230,10 +244,9 @@ def open_games_sweep(now=None) -> tuple[int, int]:
     holds it, so a sweep run twice offers and cancels once. Returns (offered,
     cancelled)."""
     now = now or timezone.now()
-    gathering = OpenGame.objects.filter(game__status=Game.Status.GATHERING)
-    due = list(gathering.filter(bots_offered_at=None, fill_by__lte=now).values_list("game_id", flat=True))
+    due = list(OpenGame.objects.filter(bots_offered_at=None, fill_by__lte=now).values_list("game_id", flat=True))
     offered = sum(_offer_bots(game_id, now) for game_id in due)
-    ended = gathering.filter(bots_offered_at__lte=now - timedelta(hours=settings.LOBBY_BOTS_OFFER_HOURS))
+    ended = OpenGame.objects.filter(bots_offered_at__lte=now - timedelta(hours=settings.LOBBY_BOTS_OFFER_HOURS))
     cancelled = sum(_cancel_unfilled(game_id) for game_id in ended.values_list("game_id", flat=True))
     return offered, cancelled
 
@@ -241,9 +254,7 @@ def open_games_sweep(now=None) -> tuple[int, int]:
 def _offer_bots(game_id: int, now) -> bool:
     with transaction.atomic():
         open_game = (
-            OpenGame.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(game_id=game_id, bots_offered_at=None, game__status=Game.Status.GATHERING)
-            .first()
+            OpenGame.objects.select_for_update(skip_locked=True).filter(game_id=game_id, bots_offered_at=None).first()
         )
         if open_game is None:
             return False
@@ -258,7 +269,6 @@ def _cancel_unfilled(game_id: int) -> bool:
         game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id, status=Game.Status.GATHERING).first()
         if game is None:
             return False
-        game.status = Game.Status.CANCELLED
-        game.save(update_fields=["status"])
+        game_cancel_unstarted(game)
         notifications.open_game_cancelled(game)
     return True

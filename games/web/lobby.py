@@ -28,38 +28,38 @@ def lobby_list(request):
     """The open games with seats left, filtered by ?kind=&seat_count=&time_control=&language=."""
     form = LobbyFilterForm(request.GET)
     reader = request.user if request.user.is_authenticated else None
-    page = lobby_page(open_games(**form.filters()), page=request.GET.get("page"), reader=reader)
+    page, games = lobby_page(open_games(**form.filters()), page=request.GET.get("page"), reader=reader)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "form": form,
         "page": page,
-        "rows": [_row(game) for game in page],
+        "rows": [_row(open_game) for open_game in games],
         "query": query.urlencode(),
         "play_now_form": PlayNowForm(),
     }
     return render(request, "games/lobby.html", context)
 
 
-def _row(game) -> dict:
+def _row(open_game) -> dict:
     """What the lobby shows of an open game."""
+    game = open_game.game
     game_kind = KINDS[game.kind]
-    terms = game.open_game
     times = (game.turn_seconds, game.response_seconds)
     return {
         "game": game,
         "name": game_kind.name,
         "variants": game_kind.about.variant_names(game.variants),
         "host": display_name(game.host),
-        "taken": game.taken,
-        "seated": game.seated,
+        "taken": open_game.taken,
+        "seated": open_game.seated,
         "time": TIME_CONTROL_NAMES.get(times)
         or _("%(turn)s per turn, %(response)s per response")
         % {"turn": duration(game.turn_seconds), "response": duration(game.response_seconds)},
-        "language": dict(settings.LANGUAGES).get(terms.language, terms.language),
+        "language": dict(settings.LANGUAGES).get(open_game.language, open_game.language),
         "rated": bool(game.options.get("rated")),
-        "min_rating": terms.min_rating,
-        "min_finish_rate": terms.min_finish_rate,
+        "min_rating": open_game.min_rating,
+        "min_finish_rate": open_game.min_finish_rate,
     }
 
 
@@ -110,7 +110,7 @@ def fill_with_bots(request, pk):
     """The host of an open game seats bots in its empty seats, which starts it."""
     form = BotSeatForm(request.POST)
     level = form.cleaned_data["level"] if form.is_valid() else ""
-    game = open_games().filter(pk=pk, host=request.user).first()
+    game = Game.objects.filter(pk=pk, host=request.user, open_game__isnull=False).first()
     if game is None:
         messages.error(request, _("Only the host of an open game waiting for players can fill it with bots."))
         return redirect("game", pk=pk)

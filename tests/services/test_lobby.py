@@ -86,12 +86,12 @@ def test_joining_a_full_started_private_missing_or_own_game_is_refused_and_chang
     refusals = {
         "was cancelled": cancelled.pk,
         "not in the lobby": private.pk,
-        "full: it has started": started.pk,
+        "has started: it takes no more players": started.pk,
     }
     for message, game_id in refusals.items():
         with pytest.raises(errors.ServiceError, match=message):
             lobby.open_game_join(game_id=game_id, user=cai)
-    for forged in (None, 0, 10**9, "1"):
+    for forged in (None, 0, -1, 10**9, 10**30, "1"):
         with pytest.raises(errors.ServiceError, match="not in the lobby"):
             lobby.open_game_join(game_id=forged, user=cai)
     with pytest.raises(errors.ServiceError, match="already have a seat"):
@@ -108,7 +108,7 @@ def test_two_players_racing_for_the_last_seat_one_wins_the_other_is_told(transac
         lambda: lobby.open_game_join(game_id=game.pk, user=cai),
     )
     refused = [outcome for outcome in outcomes if isinstance(outcome, errors.ServiceError)]
-    assert len(refused) == 1 and "full: it has started" in refused[0].message
+    assert len(refused) == 1 and "has started: it takes no more players" in refused[0].message
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.seats.count() == 2
 
