@@ -37,14 +37,14 @@ def signed_in(new_page, live_server, language: str, name: str):
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_a_visitor_finds_the_lobby_and_three_players_fill_a_game_that_starts_by_itself(
-    new_page, live_server, language
-):
+def test_a_visitor_finds_the_lobby_and_three_players_fill_a_game_that_starts_by_itself(new_page, live_server, language):
     ana, *joiners = (make_player(name, language) for name in ("Ana", "Ben", "Cai", "Dora"))
     host = signed_in(new_page, live_server, language, "Ana")
     host.goto(reverse("game_create"))
     host.get_by_label(words(language, "Players"), exact=True).fill("4")
-    host.get_by_label(words(language, "Open it to everyone: list it in the lobby, where anyone may take a seat")).check()
+    host.get_by_label(
+        words(language, "Open it to everyone: list it in the lobby, where anyone may take a seat")
+    ).check()
     with host.expect_navigation():
         host.get_by_role("button", name=words(language, "Create the game")).click()
     game = Game.objects.get(host=ana)
