@@ -162,11 +162,12 @@ def open_game_join(*, game_id, user) -> Seat:
     that is not open (a private, invited game), or no game at all, gets the same
     answer, so the lobby reveals no game it does not list."""
     with transaction.atomic():
-        _player_locked(user)
         open_game = OpenGame.objects.filter(game_id=game_id).first() if _is_id(game_id) else None
         if open_game is None:
             raise ServiceError(_why_not_listed(game_id))
+        # The game, then the player, as ``gathering.invitation_send`` locks them.
         game = Game.objects.select_for_update().get(pk=open_game.game_id)  # one seat each, two clicks or not
+        _player_locked(user)
         if game.status != Game.Status.GATHERING:  # it filled, or was cancelled, since the look
             raise ServiceError(_why_not_listed(game.pk))
         if game.seats.filter(user=user).exists():
