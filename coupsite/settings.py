@@ -164,6 +164,12 @@ DECISION_EMAIL_DELAY = env_int("DECISION_EMAIL_DELAY", 180)
 # arrives after the deadline. A reminder being sent when a quarter of the time is
 # left, decisions shorter than four times this (a live game's) get none.
 REMINDER_LEAST_NOTICE = env_int("REMINDER_LEAST_NOTICE", 60)
+# The lobby's limits: seats one player may hold in open games not yet started, open
+# games one host may have gathering; and how long a host whose open game did not
+# fill has, once offered bots for its empty seats, before it is cancelled.
+LOBBY_SEATS_WAITING = env_int("LOBBY_SEATS_WAITING", 10)
+LOBBY_GAMES_PER_HOST = env_int("LOBBY_GAMES_PER_HOST", 3)
+LOBBY_BOTS_OFFER_HOURS = env_int("LOBBY_BOTS_OFFER_HOURS", 24)
 
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},
@@ -182,6 +188,8 @@ CELERY_BEAT_SCHEDULE = {
     # Tasks the broker could not take when their change was saved (outbox/services.py);
     # a run not started within the interval is dropped, the next one does its work.
     "relay-outbox": {"task": "outbox.tasks.relay", "schedule": 10.0, "options": {"expires": 10.0}},
+    # Open games past the time their host chose: the offer of bots, then the end.
+    "sweep-open-games": {"task": "games.tasks.sweep_open_games", "schedule": 600.0},
     # Every game's snapshot checked against a replay of its log.
     "verify-games": {"task": "games.tasks.verify_games", "schedule": crontab(minute=30, hour=3)},
     "forget-sent-emails": {"task": "games.tasks.forget_sent_emails", "schedule": crontab(minute=45, hour=3)},

@@ -85,6 +85,38 @@ class Game(models.Model):
         return list(self.options.get("variants", []))
 
 
+class OpenGame(models.Model):
+    """A game in the lobby (``games/services/lobby.py``): its host opened it to
+    strangers, with terms for who may join. The row lives while the game gathers
+    players: starting or cancelling the game deletes it (the game keeps
+    ``options["open"]``), so the lobby reads this one narrow table, which holds
+    no more rows than games are listed. The game's kind, seats and turn time are
+    copied here for the lobby's filters; they do not change while it gathers."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="open_game")
+    kind = models.CharField(max_length=20)
+    seat_count = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField()
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES, help_text="the language of the table")
+    # Checked through ``lobby.standing_of`` when a player joins; empty: no limit.
+    min_rating = models.IntegerField(null=True, blank=True, help_text="the lowest rating that may join")
+    min_finish_rate = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the lowest finish rate (percent) that may join"
+    )
+    fill_by = models.DateTimeField(help_text="when the host is offered bots for the empty seats")
+    bots_offered_at = models.DateTimeField(null=True, blank=True, help_text="when that offer was emailed")
+
+    class Meta:
+        # The sweep's two questions (``lobby.open_games_sweep``): whose offer is due, whose game ends.
+        indexes = [
+            models.Index(fields=["fill_by"], name="open_game_fill_by", condition=models.Q(bots_offered_at=None)),
+            models.Index(fields=["bots_offered_at"], name="open_game_offered"),
+        ]
+
+    def __str__(self):
+        return f"open {self.game_id}"
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")

@@ -24,7 +24,7 @@ from accounts.bounces import sent_emails_forget
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
-from games.services import bots, clock, holidays, notifications, play, preferences, presence, verification
+from games.services import bots, clock, holidays, lobby, notifications, play, preferences, presence, verification
 from games.services.attention import game_isolated
 from games.services.errors import ServiceError
 from games.services.notifications import preferences_key
@@ -223,3 +223,10 @@ def forget_sent_emails() -> int:
     """Once a day (beat): forget the emails sent longer ago than any delivery report
     comes back (``accounts.bounces.SENT_EMAILS_KEPT``)."""
     return sent_emails_forget()
+
+
+@shared_task(ignore_result=True)
+def sweep_open_games() -> list[int]:
+    """Every ten minutes (beat): offer bots to the hosts of open games past their
+    time, and cancel those whose offer has run out (``lobby.open_games_sweep``)."""
+    return list(lobby.open_games_sweep())

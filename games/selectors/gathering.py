@@ -1,7 +1,7 @@
 """Reading the ways into a game gathering players: its shareable link, the
 invitations sent to it, the seats taken so far."""
 
-from games.models import Game, Invitation
+from games.models import Game, Invitation, OpenGame
 
 
 def game_by_join_token(token: str) -> Game | None:
@@ -26,3 +26,8 @@ def seats_taken(game: Game) -> int:
 def invitations_of(game: Game) -> list[Invitation]:
     """Every invitation to ``game``, oldest first, with the invited account's profile."""
     return list(game.invitations.select_related("user__profile").order_by("created_at"))
+
+
+def open_game_of(game: Game) -> OpenGame | None:
+    """``game``'s terms in the lobby, if its host opened it."""
+    return OpenGame.objects.filter(game=game).first()

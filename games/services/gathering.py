@@ -15,8 +15,9 @@ from accounts.models import BOT_NAMES, AddressOptOut, MailFailure, profile_of
 from accounts.services import bot_account
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, OpenGame, Seat
 from games.selectors import seat_of
+from games.selectors.gathering import open_game_of
 from games.services import notifications
 from games.services.errors import ServiceError, engine_call
 from games.services.holidays import holiday_stand_ins
@@ -174,6 +175,8 @@ def seat_join(*, game: Game, user, join_token: str) -> Seat:
 
 
 def take_seat(game: Game, user) -> Seat:
+    """``user`` takes the first free seat of ``game`` (in the caller's
+    transaction); an open game that this fills starts by itself."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.GATHERING:
         raise ServiceError(_("This game is no longer gathering players."))
@@ -183,7 +186,10 @@ def take_seat(game: Game, user) -> Seat:
     free = [position for position in range(game.seat_count) if position not in taken]
     if not free:
         raise ServiceError(_("This game is full."))
-    return Seat.objects.create(game=game, user=user, position=free[0])
+    seat = Seat.objects.create(game=game, user=user, position=free[0])
+    if len(free) == 1 and open_game_of(game) is not None:
+        _game_begin(game)
+    return seat
 
 
 def bot_take_seat(game: Game, level: str, name: str = "") -> Seat:
@@ -217,8 +223,14 @@ def game_cancel(*, game: Game, by) -> None:
             raise ServiceError(_("Only the host can cancel the game."))
         if game.status != Game.Status.GATHERING:
             raise ServiceError(_("Only a game that has not started can be cancelled."))
-        game.status = Game.Status.CANCELLED
-        game.save(update_fields=["status"])
+        game_cancel_unstarted(game)
+
+
+def game_cancel_unstarted(game: Game) -> None:
+    """Cancel ``game`` (locked, gathering), out of the lobby if it was in it."""
+    game.status = Game.Status.CANCELLED
+    game.save(update_fields=["status"])
+    OpenGame.objects.filter(game=game).delete()
 
 
 def game_start(*, game: Game, by) -> Game:
@@ -228,9 +240,30 @@ def game_start(*, game: Game, by) -> Game:
             raise ServiceError(_("Only the host can start the game."))
         if game.status != Game.Status.GATHERING:
             raise ServiceError(_("This game has already started."))
+        taken = game.seats.count()
+        if taken != game.seat_count:
+            if open_game_of(game) is None:
+                raise ServiceError(_("Wait until every seat is taken."))
+            _shrink_to(game, taken)
+        _game_begin(game)
+    return game
+
+
+def _shrink_to(game: Game, taken: int) -> None:
+    """An open game its host starts before it fills: its table becomes the
+    seats taken, if its game and variants may be played with that many."""
+    rules = KINDS[game.kind].rules
+    if taken < rules.min_players:
+        raise ServiceError(_("This game needs at least %(count)d players to start.") % {"count": rules.min_players})
+    engine_call(lambda: rules.check_config(seat_players(taken), game.variants))
+    game.seat_count = taken
+
+
+def _game_begin(game: Game) -> None:
+    """Deal and start ``game`` (locked, gathering, every seat taken): its players
+    are emailed as the log's update calls for."""
+    with transaction.atomic():
         seats = list(game.seats.select_related("user__profile"))
-        if len(seats) != game.seat_count:
-            raise ServiceError(_("Wait until every seat is taken."))
         players = [seat.player for seat in seats]
         first = _first_player(game, seats)
         rules = KINDS[game.kind].rules
@@ -247,9 +280,9 @@ def game_start(*, game: Game, by) -> Game:
             events += preferences_events(game, state, seat, changed=False)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
+        OpenGame.objects.filter(game=game).delete()  # out of the lobby
         holiday_stand_ins(game, seats)
-        events_append(game, state, events, changed=("status", "started_at"), seats=seats)
-    return game
+        events_append(game, state, events, changed=("status", "started_at", "seat_count"), seats=seats)
 
 
 def _first_player(game: Game, seats: list) -> str:

@@ -64,6 +64,16 @@ def invitation_created(invitation: Invitation) -> None:
     _queue("games.tasks.send_invitation", invitation.pk, eta=eta)
 
 
+def open_game_unfilled(game_id: int) -> None:
+    """Offer the host of an open game that did not fill in time bots for its empty seats."""
+    _queue("games.tasks.send_open_game_unfilled", game_id)
+
+
+def open_game_cancelled(game: Game) -> None:
+    """Tell the players of an open game that never started that it is cancelled."""
+    _queue("games.tasks.send_open_game_cancelled", game.pk)
+
+
 def games_advanced(updates: list) -> None:
     """Each ``(game, before)``: events ``before``..``game.version`` were appended;
     email the players. One message for them all, however many games."""

@@ -2,6 +2,7 @@
 numbers the pages send in their query strings."""
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -10,6 +11,7 @@ from games.engine import IllegalMove
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices, variant_name
 from games.services.bots import SEATED_LEVELS
+from games.services.lobby import DEFAULT_FILL_DAYS, Terms
 from games.translation import translate_illegal_move
 
 
@@ -43,6 +45,13 @@ TAKEOVER_FORM_CHOICES = [
     ("1", _("After 1 missed deadline")),
     ("3", _("After 3 missed deadlines in a row")),
     ("0", _("Never: the deadline's safe answer plays for them")),
+]
+
+
+FILL_DAYS_CHOICES = [
+    (1, _("1 day")),
+    (3, _("3 days")),
+    (7, _("7 days")),
 ]
 
 
@@ -98,6 +107,23 @@ class GameCreateForm(forms.Form):
             "The finishing order moves the ratings of the people who play it. "
             "A game with fewer than two people is never rated; bots never are."
         ),
+    )
+    # An open game: listed in the lobby, where anyone may take a seat.
+    open = forms.BooleanField(
+        label=_("Open it to everyone: list it in the lobby, where anyone may take a seat"), required=False
+    )
+    language = forms.ChoiceField(label=_("Language of the table"), choices=settings.LANGUAGES, required=False)
+    min_rating = forms.IntegerField(label=_("Lowest rating that may join"), required=False)
+    min_finish_rate = forms.IntegerField(
+        label=_("Lowest finish rate that may join (%)"), min_value=0, max_value=100, required=False
+    )
+    fill_days = forms.TypedChoiceField(
+        label=_("If it has not filled after"),
+        choices=FILL_DAYS_CHOICES,
+        coerce=int,
+        initial=DEFAULT_FILL_DAYS,
+        required=False,
+        help_text=_("You are then offered bots for the empty seats; a day later, a game still waiting is cancelled."),
     )
 
     def __init__(self, *args, **kwargs):
@@ -166,6 +192,65 @@ class GameCreateForm(forms.Form):
             "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
             "rated": bool(data.get("rated")),
         }
+
+    def open_terms(self) -> Terms | None:
+        """The lobby's terms of an open game (``services.lobby``); None for a game by invitation."""
+        data = self.cleaned_data
+        if not data.get("open"):
+            return None
+        return Terms(
+            language=data.get("language") or settings.LANGUAGE_CODE,
+            min_rating=data.get("min_rating"),
+            min_finish_rate=data.get("min_finish_rate"),
+            fill_days=data.get("fill_days") or DEFAULT_FILL_DAYS,
+        )
+
+
+def _any(choices) -> list:
+    """``choices`` after an "any" choice, for the lobby's filters."""
+    return [("", _("Any")), *(choices() if callable(choices) else choices)]
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters (GET): each left empty matches every game."""
+
+    kind = forms.ChoiceField(label=_("Game"), choices=lambda: _any(kind_choices), required=False)
+    seat_count = forms.IntegerField(label=_("Players"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, required=False)
+    time_control = forms.ChoiceField(
+        label=_("Time to answer"), choices=lambda: _any(TIME_CONTROL_CHOICES), required=False
+    )
+    language = forms.ChoiceField(label=_("Language"), choices=lambda: _any(settings.LANGUAGES), required=False)
+
+    def filters(self) -> dict:
+        """Keyword arguments for ``selectors.lobby.open_games``: the filters read well (a
+        filter that is not one of its choices is left out, and its error shown)."""
+        self.is_valid()  # cleaned_data then holds the fields that are valid
+        data = self.cleaned_data
+        control = data.get("time_control")
+        return {
+            "kind": data.get("kind") or "",
+            "seat_count": data.get("seat_count"),
+            "turn_seconds": TIME_CONTROLS[control][0] if control else None,
+            "language": data.get("language") or "",
+        }
+
+
+class PlayNowForm(forms.Form):
+    """Play now: the game and the number of players one wants."""
+
+    kind = forms.ChoiceField(label=_("Game"), choices=kind_choices, initial=DEFAULT_KIND)
+    seat_count = forms.IntegerField(label=_("Players"), min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=4)
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        if self.errors:
+            return data
+        try:
+            KINDS[data["kind"]].rules.check_config(seat_players(data["seat_count"]), [])
+        except IllegalMove as error:
+            self.add_error("seat_count", translate_illegal_move(error, {}))
+        return data
 
 
 class PracticeForm(forms.Form):

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from games.mail import views as email_views
-from games.web import views
+from games.web import lobby, views
 
 
 class TokenConverter:
@@ -23,6 +23,10 @@ register_converter(TokenConverter, "token")
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_create, name="game_create"),
+    path("lobby/", lobby.lobby_list, name="lobby"),
+    path("lobby/join", lobby.lobby_join, name="lobby_join"),
+    path("lobby/play-now", lobby.play_now, name="lobby_play_now"),
+    path("games/<int:pk>/fill-with-bots", lobby.fill_with_bots, name="game_fill_with_bots"),
     path("games/practice/", views.practice, name="game_practice"),
     path("games/past/", views.past_games, name="past_games"),
     path("stats/", views.stats, name="stats"),

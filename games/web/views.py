@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import profile_of
 from games import history
 from games.kinds import KINDS
 from games.models import Game, Invitation
@@ -35,8 +36,14 @@ from games.selectors import (
 )
 from games.selectors.chat import chat_messages, chat_newer_than
 from games.selectors.dashboard import games_waiting_count
-from games.selectors.gathering import game_by_join_token, invitation_by_token, rematch_invitation, seats_taken
-from games.services import bots, clock, gathering, play, presence
+from games.selectors.gathering import (
+    game_by_join_token,
+    invitation_by_token,
+    open_game_of,
+    rematch_invitation,
+    seats_taken,
+)
+from games.services import bots, clock, gathering, lobby, play, presence
 from games.services.attention import game_attention_mark
 from games.services.errors import NotSeated, ServiceError
 from games.web import pages, replays
@@ -98,15 +105,22 @@ def game_create(request):
     if request.method == "POST":
         form = GameCreateForm(request.POST)
         if form.is_valid():
+            terms = form.open_terms()
             try:
-                game = gathering.game_create(host=request.user, **form.service_arguments())
+                if terms is None:
+                    game = gathering.game_create(host=request.user, **form.service_arguments())
+                else:
+                    game = lobby.open_game_create(host=request.user, terms=terms, **form.service_arguments())
             except ServiceError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(request, _("Your game is ready: invite your friends."))
+                if terms is None:
+                    messages.success(request, _("Your game is ready: invite your friends."))
+                else:
+                    messages.success(request, _("Your game is open in the lobby: it starts as soon as it is full."))
                 return redirect("game", pk=game.pk)
     else:
-        form = GameCreateForm()
+        form = GameCreateForm(initial={"language": profile_of(request.user).language})
     return render(request, "games/create.html", {"form": form, "practice_form": PracticeForm()})
 
 
@@ -117,7 +131,7 @@ def practice(request):
     form = PracticeForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            _show_errors(request, errors)
+            show_errors(request, errors)
         return redirect("game_create")
     data = form.cleaned_data
     try:
@@ -426,7 +440,7 @@ def chat(request, pk):
                 form = None
         if not _is_htmx(request):
             if form is not None:
-                _show_errors(request, form.errors.get("text", []))
+                show_errors(request, form.errors.get("text", []))
             return redirect(reverse("game", args=[game.pk]) + "#chat")
     else:
         after = number_in(request.GET.get("after", ""))
@@ -439,12 +453,18 @@ def chat(request, pk):
 
 
 def _waiting_context(request, game, seat, invite_form=None) -> dict:
+    open_game = open_game_of(game)
+    taken = seats_taken(game)
     return {
         **pages.game_summary(game),
         "seat": seat,
         "seats": pages.seats_context(game),
         "is_host": game.host_id == request.user.pk,
-        "full": seats_taken(game) == game.seat_count,
+        "full": taken == game.seat_count,
+        "open_game": open_game,
+        # An open game starts once full, or earlier when its host starts it with enough players.
+        "can_start": taken == game.seat_count
+        or (open_game is not None and taken >= KINDS[game.kind].rules.min_players),
         "join_url": request.build_absolute_uri(reverse("join", args=[game.join_token])),
         "invite_form": invite_form or InviteForm(),
         "invitations": pages.invitations_shown(game, request.user),
@@ -453,7 +473,7 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
     }
 
 
-def _show_errors(request, errors: ErrorList | list[str]) -> None:
+def show_errors(request, errors: ErrorList | list[str]) -> None:
     """A form field's errors (its ``ErrorList``, or none) as messages on the next page."""
     for message in errors:
         # Reading an ErrorList gives each error's message (ErrorList.__getitem__); its
@@ -494,7 +514,7 @@ def invite(request, pk):
             messages.success(request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]})
             return _to_game(game)
     else:
-        _show_errors(request, form.errors.get("email", []))
+        show_errors(request, form.errors.get("email", []))
     return _to_game(game)
 
 

@@ -17,7 +17,7 @@ from accounts.bounces import mail_failed
 from accounts.models import MailFailure
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game
-from games.services import bots, gathering, holidays
+from games.services import bots, gathering, holidays, lobby
 from games.web.views import server_error
 from ratings.services import game_rate
 from ratings.skill import ESTABLISHED
@@ -53,6 +53,16 @@ def _site(language: str) -> list[Visit]:
     coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
     kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
     practice = bots.practice_start(host=ana, seat_count=6, level="easy")
+    open_waiting = lobby.open_game_create(
+        host=ana,
+        terms=lobby.Terms(language=language, min_rating=1500, min_finish_rate=80),
+        kind="coup",
+        variants=["inquisitor"],
+        seat_count=5,
+        turn_seconds=86400,
+        response_seconds=28800,
+    )
+    gathering.seat_join(game=open_waiting, user=cai, join_token=open_waiting.join_token)  # the host's link: no limit
     bens_game = gathering_game(ben, seats=3)
     gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
     finished = started_game(ana, ben, rated=True)
@@ -84,6 +94,7 @@ def _site(language: str) -> list[Visit]:
         Visit("confirm your address", "/accounts/confirm-email/", None),
         Visit("invitation", f"/invitations/{invitation.token}/", None),
         Visit("join, signed out", f"/join/{waiting.join_token}/", None),
+        Visit("lobby, signed out", "/lobby/", None),
         Visit("stop all email", f"/stop/{stop_token('dora@example.com')}/", None),
         Visit("not found", "/no-such-page/", None, 404),
         Visit("address not understood", "/?q=%00", None, 400),
@@ -92,6 +103,9 @@ def _site(language: str) -> list[Visit]:
         Visit("dashboard", "/", "Ana"),
         Visit("create", "/games/new/", "Ana"),
         Visit("waiting room", f"/games/{waiting.pk}/", "Ana"),
+        Visit("lobby", "/lobby/?kind=coup", "Ana"),
+        Visit("waiting room of an open game", f"/games/{open_waiting.pk}/", "Ana"),
+        Visit("lobby, a seat taken", "/lobby/", "Cai"),
         Visit("join", f"/join/{waiting.join_token}/", "Cai"),
         Visit("dashboard with an invitation", "/", "Cai"),
         Visit("dashboard, mail to the player bouncing", "/", "Dan"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from smtplib import SMTPException
 
 from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
@@ -443,3 +444,33 @@ def send_mail_test(user_id: int) -> None:
     language = profile_of(user).language
     context = {"game_url": absolute(reverse("home")), "address": user.email}
     Email("mail-test", user, context, language).send()
+
+
+# ---- the lobby -----------------------------------------------------------------------------
+
+
+@email_task
+def send_open_game_unfilled(game_id: int) -> None:
+    """Tell the host of an open game that did not fill in the time they chose that
+    they may start it with bots in the empty seats, before it is cancelled."""
+    game = Game.objects.select_related("host__profile").get(pk=game_id)
+    if game.status != Game.Status.GATHERING:
+        return
+    profile = profile_of(game.host)
+    context = {
+        **_game_context(game),
+        "name": profile.name,
+        "taken": game.seats.count(),
+        "hours": settings.LOBBY_BOTS_OFFER_HOURS,
+    }
+    Email("open-unfilled", game.host, context, profile.language, thread=game).send()
+
+
+@email_task
+def send_open_game_cancelled(game_id: int) -> None:
+    """Tell each player of an open game that never filled that it is cancelled."""
+    game = Game.objects.get(pk=game_id)
+    for seat in game.seats.select_related("user__profile"):
+        profile = profile_of(seat.user)
+        context = {**_game_context(game), "name": profile.name, "lobby_url": absolute(reverse("lobby"))}
+        Email("open-cancelled", seat.user, context, profile.language, thread=game).send()
