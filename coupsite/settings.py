@@ -163,6 +163,10 @@ DECISION_EMAIL_DELAY = env_int("DECISION_EMAIL_DELAY", 180)
 # arrives after the deadline. A reminder being sent when a quarter of the time is
 # left, decisions shorter than four times this (a live game's) get none.
 REMINDER_LEAST_NOTICE = env_int("REMINDER_LEAST_NOTICE", 60)
+# Strangers meet at public games: how much one account may say, in every chat of
+# every game together, in a minute, and how many games it may create in an hour.
+CHAT_MESSAGES_PER_MINUTE = env_int("CHAT_MESSAGES_PER_MINUTE", 12)
+GAMES_CREATED_PER_HOUR = env_int("GAMES_CREATED_PER_HOUR", 30)
 
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},

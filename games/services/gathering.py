@@ -4,6 +4,7 @@ rematch), joining by link, leaving, cancelling, starting, and the rematch."""
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -42,13 +43,15 @@ def game_create(
     kind_options: dict | None = None,
     first_user=None,
     takeover: int = DEFAULT_TAKEOVER,
+    visibility: str = Game.Visibility.PRIVATE,
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
     ``kind_options`` are the kind's own choices from the create form (its
     ``create_fields``), stored with the game's options for its setup to read.
     ``takeover``: after how many deadlines missed in a row a bot plays for the
-    absent player (0: never)."""
+    absent player (0: never). ``visibility``: who may watch it (``Game.Visibility``).
+    A host creates at most ``GAMES_CREATED_PER_HOUR`` games in an hour."""
     game_kind = KINDS.get(kind)
     if game_kind is None:
         raise ServiceError(_("Unknown game."))
@@ -59,9 +62,18 @@ def game_create(
         raise ServiceError(_("Choose a time control."))
     if takeover not in TAKEOVER_CHOICES:
         raise ServiceError(_("Choose when a bot plays for an absent player."))
+    if visibility not in Game.Visibility.values:
+        raise ServiceError(_("Choose who may watch the game."))
+    created = Game.objects.filter(host=host, created_at__gt=timezone.now() - timedelta(hours=1)).count()
+    if created >= settings.GAMES_CREATED_PER_HOUR:
+        raise ServiceError(
+            _("You created %(count)d games in the last hour, the most one may: try again a little later.")
+            % {"count": created}
+        )
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
+            visibility=visibility,
             host=host,
             seat_count=seat_count,
             options={
@@ -278,6 +290,7 @@ def game_rematch(*, game: Game, by) -> Game:
             turn_seconds=game.turn_seconds,
             response_seconds=game.response_seconds,
             reminders=game.reminders,
+            visibility=game.visibility,
             first=Game.First.PLAYER if winner else Game.First.RANDOM,
             first_user=winner.user if winner else None,
             kind_options={
@@ -301,3 +314,18 @@ def game_rematch(*, game: Game, by) -> Game:
 def rematch_of(game: Game) -> Game | None:
     """The rematch made after ``game`` (a cancelled one does not count)."""
     return Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()
+
+
+def visibility_change(*, game: Game, by, visibility: str) -> None:
+    """The host makes ``game`` public, unlisted or private while it gathers players."""
+    if game.host_id != by.pk:
+        raise ServiceError(_("Only the host chooses who may watch the game."))
+    if visibility not in Game.Visibility.values:
+        raise ServiceError(_("Choose who may watch the game."))
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.status != Game.Status.GATHERING:
+            raise ServiceError(_("Who may watch is chosen before the game starts."))
+        locked.visibility = visibility
+        locked.save(update_fields=["visibility"])
+    game.visibility = visibility

@@ -9,6 +9,7 @@ from accounts.models import BOT_LEVEL_NAMES
 from games.engine import IllegalMove
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices, variant_name
+from games.models import Game
 from games.services.bots import SEATED_LEVELS
 from games.translation import translate_illegal_move
 
@@ -91,6 +92,14 @@ class GameCreateForm(forms.Form):
         required=False,
     )
 
+    visibility = forms.ChoiceField(
+        label=_("Who may watch"),
+        choices=Game.Visibility.choices,
+        initial=Game.Visibility.PRIVATE,
+        widget=forms.RadioSelect,
+        required=False,
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Built per form so the explanations follow the active language.
@@ -155,6 +164,8 @@ class GameCreateForm(forms.Form):
             "first": data["first"],
             "kind_options": {name: data[name] for name in KINDS[kind].forms.create_fields() if data.get(name)},
             "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
+            # An invited game is private unless its host opens it to spectators.
+            "visibility": data.get("visibility") or Game.Visibility.PRIVATE,
         }
 
 
@@ -185,4 +196,16 @@ class ChatForm(forms.Form):
         label=_("Message"),
         max_length=1000,
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Say something to the table…")}),
+    )
+
+
+class VisibilityForm(forms.Form):
+    visibility = forms.ChoiceField(label=_("Who may watch"), choices=Game.Visibility.choices)
+
+
+class SpectatorChatForm(forms.Form):
+    text = forms.CharField(
+        label=_("Message"),
+        max_length=1000,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Say something to the spectators…")}),
     )

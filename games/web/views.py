@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import history
 from games.kinds import KINDS
-from games.models import Game, Invitation
+from games.models import ChatMessage, Game, Invitation
 from games.selectors import (
     dashboard,
     display_name,
@@ -36,6 +36,7 @@ from games.selectors import (
 from games.selectors.chat import chat_messages, chat_newer_than
 from games.selectors.dashboard import games_waiting_count
 from games.selectors.gathering import game_by_join_token, invitation_by_token, rematch_invitation, seats_taken
+from games.selectors.spectators import HOME_LISTED, games_being_played
 from games.services import bots, clock, gathering, play, presence
 from games.services.attention import game_attention_mark
 from games.services.errors import NotSeated, ServiceError
@@ -65,6 +66,7 @@ def home(request):
         context = dashboard.home(request.user)
         for row in context["attention"]:
             game_attention_mark(game_id=row["game"].pk, during="reading", error=row["error"])
+    context["being_played"] = games_being_played(HOME_LISTED)
     return render(request, "home.html", context)
 
 
@@ -114,7 +116,7 @@ def practice(request):
     form = PracticeForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            _show_errors(request, errors)
+            show_errors(request, errors)
         return redirect("game_create")
     data = form.cleaned_data
     try:
@@ -347,6 +349,8 @@ def replay(request, pk):
     if not replays.replayable(game):
         raise Http404
     context = replays.replay_context(game, seat, request.GET.get("step"))
+    # The spectators' words, kept from the players while the game ran.
+    context["spectator_chat"] = chat_messages(game, audience=ChatMessage.Audience.SPECTATORS, reader=request.user)
     template = "games/replay.html#step" if _is_htmx(request) else "games/replay.html"
     return render(request, template, context)
 
@@ -421,7 +425,7 @@ def chat(request, pk):
                 form = None
         if not _is_htmx(request):
             if form is not None:
-                _show_errors(request, form.errors.get("text", []))
+                show_errors(request, form.errors.get("text", []))
             return redirect(reverse("game", args=[game.pk]) + "#chat")
     else:
         after = number_in(request.GET.get("after", ""))
@@ -445,10 +449,11 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "invitations": pages.invitations_shown(game, request.user),
         "poll_seconds": POLL_SECONDS,
         "bot_levels": bot_level_choices(),
+        "visibility_choices": Game.Visibility.choices,
     }
 
 
-def _show_errors(request, errors: ErrorList | list[str]) -> None:
+def show_errors(request, errors: ErrorList | list[str]) -> None:
     """A form field's errors (its ``ErrorList``, or none) as messages on the next page."""
     for message in errors:
         # Reading an ErrorList gives each error's message (ErrorList.__getitem__); its
@@ -489,7 +494,7 @@ def invite(request, pk):
             messages.success(request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]})
             return _to_game(game)
     else:
-        _show_errors(request, form.errors.get("email", []))
+        show_errors(request, form.errors.get("email", []))
     return _to_game(game)
 
 
