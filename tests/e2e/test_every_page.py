@@ -39,12 +39,15 @@ def _site(language: str) -> list[Visit]:
     ana, ben, cai = (make_player(name, language) for name in ("Ana", "Ben", "Cai"))
     waiting = gathering_game(ana, ben, seats=4)
     invitation = gathering.invitation_send(game=waiting, by=ana, email="dora@example.com")
-    coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
-    kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
+    public = Game.Visibility.PUBLIC
+    coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"], visibility=public)
+    kobayakawa = started_game(ana, ben, cai, kind="kobayakawa", visibility=public)
+    make_player("Eve", language)  # a spectator
     practice = bots.practice_start(host=ana, seat_count=6, level="easy")
     bens_game = gathering_game(ben, seats=3)
     gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
-    finished, kobayakawa_finished = started_game(ana, ben), started_game(ana, ben, cai, kind="kobayakawa")
+    finished = started_game(ana, ben, visibility=public)
+    kobayakawa_finished = started_game(ana, ben, cai, kind="kobayakawa")
     for game in (finished, kobayakawa_finished):
         for _ in play_randomly(game, random.Random(24)):
             pass
@@ -91,6 +94,12 @@ def _site(language: str) -> list[Visit]:
         Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),
         Visit("sign out", "/accounts/logout/", "Ana"),
         Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana", 404),
+        Visit("games being watched", "/games/watch/", None),
+        Visit("spectators' page, signed out", f"/games/{coup.pk}/watch/", None),
+        Visit("spectators' page", f"/games/{coup.pk}/watch/", "Eve"),
+        Visit("spectators' page, Kobayakawa", f"/games/{kobayakawa.pk}/watch/", "Eve"),
+        Visit("spectators' page, game over", f"/games/{finished.pk}/watch/", "Eve"),
+        Visit("spectators' page, waiting room", f"/games/{waiting.pk}/watch/", "Eve", 404),
     ]
 
 
