@@ -103,7 +103,8 @@ def _watch_context(request, game, seats) -> dict:
     to act and by when, the latest turns as anyone not seated may know them."""
     context = {"game": game, "poll_seconds": POLL_SECONDS, "clock": clock_of(game)}
     if game.status in (Game.Status.GATHERING, Game.Status.CANCELLED):
-        return {**context, **pages.game_summary(game), "seats": pages.seats_context(game)}
+        summary = pages.game_summary(game)
+        return {**context, **summary, "variant_names": summary["variants"], "seats": pages.seats_context(game)}
     table = table_for(game, None, seats=seats)
     return {**pages.table_context(table), **context}
 

@@ -229,3 +229,20 @@ def test_a_players_follower_hears_nothing_of_their_private_games(
     with django_capture_on_commit_callbacks(execute=True):
         play.game_resign(game=game, user=ben)
     assert smtp.to(watcher.email) == []
+
+
+def test_a_public_game_gathering_players_and_a_finished_one_can_be_watched(ana, ben, watcher):
+    waiting = gathering_game(ana, seats=3, visibility=Game.Visibility.PUBLIC)
+    html = signed_in(watcher).get(reverse("game_watch", args=[waiting.pk])).content.decode()
+    assert "gathering its players" in html
+    finished = started_game(ana, ben, visibility=Game.Visibility.PUBLIC)
+    play.game_resign(game=finished, user=ben)
+    finished.refresh_from_db()
+    for client in (signed_in(watcher), signed_in(ben)):  # a player too, once it is over
+        page = client.get(reverse("game_watch", args=[finished.pk]))
+        assert page.status_code == 200 and "Ana won the game." in page.content.decode()
+    live = Client().get(reverse("game_watch_live", args=[finished.pk]), {"since": finished.version, "clock": "none"})
+    assert live.status_code == 286
+    late = signed_in(watcher).post(reverse("game_watch_chat", args=[finished.pk]), {"text": "gg"}, follow=True)
+    assert not ChatMessage.objects.filter(text="gg").exists()
+    assert late.status_code == 200
