@@ -49,13 +49,19 @@ class _PlayerElsewhere(Exception):
         self.game = game
 
 
+def _watchable(pk) -> Game:
+    """The game ``pk``, if anyone may watch it (404 otherwise)."""
+    game = watchable_game(pk)
+    if game is None:
+        raise Http404
+    return game
+
+
 def _watched(request, pk) -> tuple[Game, list]:
     """The game ``pk`` and its seats, if the reader may watch it (404 otherwise).
     Its players are sent to their own page until it is over (``_PlayerElsewhere``):
     the spectators' chat never reaches them while it runs."""
-    game = watchable_game(pk)
-    if game is None:
-        raise Http404
+    game = _watchable(pk)
     seats = seats_of(game)
     if seat_of(game, request.user, seats) is not None and game.status != Game.Status.FINISHED:
         raise _PlayerElsewhere(game)
@@ -199,9 +205,8 @@ def _done(request, call, done: str, fallback: str):
 
 @login_required
 @require_POST
-@_players_sent_home
 def follow_game(request, pk):
-    game, _seats = _watched(request, pk)
+    game = _watchable(pk)
     follow = request.POST.get("follow") != "0"
     return _done(
         request,

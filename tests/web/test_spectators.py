@@ -210,7 +210,8 @@ def test_a_follower_is_emailed_the_result_and_no_hand(
     client.post(reverse("game_follow", args=[public_game.pk]))
     signed_in(fan).post(reverse("player_follow", args=[ana.pk]))
     assert Follow.objects.count() == 2
-    signed_in(ana).post(reverse("game_follow", args=[public_game.pk]))
+    refused = signed_in(ana).post(reverse("game_follow", args=[public_game.pk]), follow=True)
+    assert "you will be told its result as a player" in refused.content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         play.game_resign(game=public_game, user=cai)
         play.game_resign(game=public_game, user=ben)
