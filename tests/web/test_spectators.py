@@ -4,7 +4,9 @@ reporting and the rate limits; bad input says why and changes nothing."""
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Block, ChatMessage, ChatReport, Follow, Game
@@ -247,3 +249,17 @@ def test_a_public_game_gathering_players_and_a_finished_one_can_be_watched(ana, 
     late = signed_in(watcher).post(reverse("game_watch_chat", args=[finished.pk]), {"text": "gg"}, follow=True)
     assert not ChatMessage.objects.filter(text="gg").exists()
     assert late.status_code == 200
+
+
+def test_the_watch_list_costs_the_same_queries_for_two_games_or_eight(ana, ben, cai):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert Client().get(reverse("watch_list")).status_code == 200
+        return len(captured)
+
+    for _ in range(2):
+        started_game(ana, ben, cai, visibility=Game.Visibility.PUBLIC)
+    few = queries()
+    for _ in range(6):
+        started_game(ana, ben, visibility=Game.Visibility.PUBLIC)
+    assert queries() == few
