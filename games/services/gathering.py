@@ -30,6 +30,18 @@ INVITATIONS_PER_DAY = 30
 TAKEOVER_CHOICES = (0, 1, 2, 3)
 
 
+def game_creation_check(*, host) -> None:
+    """Refuse a person a new game once they created ``GAMES_CREATED_PER_HOUR`` in the
+    last hour: asked by the pages a person creates games from (a rematch, the
+    benchmarks and the tests create games freely)."""
+    created = Game.objects.filter(host=host, created_at__gt=timezone.now() - timedelta(hours=1)).count()
+    if created >= settings.GAMES_CREATED_PER_HOUR:
+        raise ServiceError(
+            _("You created %(count)d games in the last hour, the most one may: try again a little later.")
+            % {"count": created}
+        )
+
+
 def game_create(
     *,
     host,
@@ -50,8 +62,7 @@ def game_create(
     ``kind_options`` are the kind's own choices from the create form (its
     ``create_fields``), stored with the game's options for its setup to read.
     ``takeover``: after how many deadlines missed in a row a bot plays for the
-    absent player (0: never). ``visibility``: who may watch it (``Game.Visibility``).
-    A host creates at most ``GAMES_CREATED_PER_HOUR`` games in an hour."""
+    absent player (0: never). ``visibility``: who may watch it (``Game.Visibility``)."""
     game_kind = KINDS.get(kind)
     if game_kind is None:
         raise ServiceError(_("Unknown game."))
@@ -64,12 +75,6 @@ def game_create(
         raise ServiceError(_("Choose when a bot plays for an absent player."))
     if visibility not in Game.Visibility.values:
         raise ServiceError(_("Choose who may watch the game."))
-    created = Game.objects.filter(host=host, created_at__gt=timezone.now() - timedelta(hours=1)).count()
-    if created >= settings.GAMES_CREATED_PER_HOUR:
-        raise ServiceError(
-            _("You created %(count)d games in the last hour, the most one may: try again a little later.")
-            % {"count": created}
-        )
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,

@@ -98,6 +98,7 @@ def game_create(request):
         form = GameCreateForm(request.POST)
         if form.is_valid():
             try:
+                gathering.game_creation_check(host=request.user)
                 game = gathering.game_create(host=request.user, **form.service_arguments())
             except ServiceError as error:
                 form.add_error(None, error.message)
@@ -120,6 +121,7 @@ def practice(request):
         return redirect("game_create")
     data = form.cleaned_data
     try:
+        gathering.game_creation_check(host=request.user)
         game = bots.practice_start(
             host=request.user, kind=data["kind"], seat_count=data["seat_count"], level=data["level"]
         )
