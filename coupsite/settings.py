@@ -171,6 +171,11 @@ LOBBY_SEATS_WAITING = env_int("LOBBY_SEATS_WAITING", 10)
 LOBBY_GAMES_PER_HOST = env_int("LOBBY_GAMES_PER_HOST", 3)
 LOBBY_BOTS_OFFER_HOURS = env_int("LOBBY_BOTS_OFFER_HOURS", 24)
 
+# Strangers meet at public games: how much one account may say, in every chat of
+# every game together, in a minute, and how many games it may create in an hour.
+CHAT_MESSAGES_PER_MINUTE = env_int("CHAT_MESSAGES_PER_MINUTE", 12)
+GAMES_CREATED_PER_HOUR = env_int("GAMES_CREATED_PER_HOUR", 30)
+
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_deadline": {"queue": DEADLINE_QUEUE},
     "games.tasks.sweep_deadlines": {"queue": DEADLINE_QUEUE},

@@ -3,10 +3,12 @@ deadline failed, whose state could not be read, or whose snapshot differs from i
 log is marked (``services.attention.game_attention_mark``) and listed under "needs attention"."""
 
 from django.contrib import admin
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import Game
+from games.models import ChatMessage, Game
+from games.services import moderation
 
 
 class NeedsAttention(admin.SimpleListFilter):
@@ -47,4 +49,46 @@ class GameAdmin(admin.ModelAdmin):
         cleared = queryset.exclude(attention="").update(attention="", attention_at=None)
         self.message_user(
             request, ngettext("Cleared %(count)d game.", "Cleared %(count)d games.", cleared) % {"count": cleared}
+        )
+
+
+class Reported(admin.SimpleListFilter):
+    title = _("reported")
+    parameter_name = "reported"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Yes"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(reports__isnull=False).distinct()
+        return queryset
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Chat messages, the reported ones first to hand: staff hide what breaks the
+    site's rules (nobody reads a hidden message any more)."""
+
+    list_display = ("pk", "game", "user", "audience", "text", "created_at", "hidden_at", "report_count")
+    list_filter = (Reported, "audience", "hidden_at")
+    search_fields = ("=game__pk", "text")
+    actions = ["hide"]
+    readonly_fields = ("game", "user", "audience", "text", "created_at", "hidden_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(report_count=Count("reports"))
+
+    @admin.display(description=_("reports"), ordering="report_count")
+    def report_count(self, message):
+        return message.report_count
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description=_("Hide the selected messages from everyone"))
+    def hide(self, request, queryset):
+        hidden = moderation.chat_hide(messages=queryset)
+        self.message_user(
+            request, ngettext("Hid %(count)d message.", "Hid %(count)d messages.", hidden) % {"count": hidden}
         )

@@ -239,13 +239,25 @@ class Invitation(models.Model):
 
 
 class ChatMessage(models.Model):
+    """A message of a game's table talk (its players'), or of its spectators' chat,
+    which its players read only in the replay once the game is over, so that nobody
+    watching can whisper hints to a player."""
+
+    class Audience(models.TextChoices):
+        TABLE = "table", _("Table talk")
+        SPECTATORS = "spectators", _("Spectators' chat")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField(max_length=1000)
+    audience = models.CharField(max_length=10, choices=Audience.choices, default=Audience.TABLE)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set by staff from the admin (a reported message): shown to nobody any more.
+    hidden_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="chat_user_latest")]
 
     def __str__(self):
         return f"{self.game} chat #{self.pk}"
@@ -293,3 +305,57 @@ class SeatResult(models.Model):
     @property
     def won(self) -> bool:
         return self.place == 1
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: neither reads the other's chat any more, and
+    they share no open game (``games.selectors.moderation``)."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique_pair")]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ChatReport(models.Model):
+    """A chat message a reader reported to staff, who may hide it from the admin."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")]
+
+    def __str__(self):
+        return f"report of {self.message}"
+
+
+class Follow(models.Model):
+    """A user follows a game, or a player (``followed``): they are emailed the result
+    of the game, or of each public game of the player, once it is over."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="followers")
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(game__isnull=True) ^ models.Q(followed__isnull=True), name="follow_one_thing"
+            ),
+            models.UniqueConstraint(fields=["user", "game"], name="follow_game_once"),
+            models.UniqueConstraint(fields=["user", "followed"], name="follow_player_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} follows {self.game_id or self.followed_id}"

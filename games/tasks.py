@@ -164,6 +164,8 @@ def _queue_update_emails(*, game: Game, before: int, after: int) -> None:
                 outbox.send(emails.send_eliminated.s(seat_id), eta=held(seat_id))
         for seat_id in update.finished:
             outbox.send(emails.send_finished.s(seat_id), eta=held(seat_id))
+        if update.finished:
+            outbox.send(emails.send_followed_result.s(game.pk))
 
 
 @shared_task(ignore_result=True)

@@ -4,6 +4,7 @@ rematch), joining by link, leaving, cancelling, starting, and the rematch."""
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +33,18 @@ INVITATIONS_PER_DAY = 30
 TAKEOVER_CHOICES = (0, 1, 2, 3)
 
 
+def game_creation_check(*, host) -> None:
+    """Refuse a person a new game once they created ``GAMES_CREATED_PER_HOUR`` in the
+    last hour: asked by the pages a person creates games from (a rematch, the
+    benchmarks and the tests create games freely)."""
+    created = Game.objects.filter(host=host, created_at__gt=timezone.now() - timedelta(hours=1)).count()
+    if created >= settings.GAMES_CREATED_PER_HOUR:
+        raise ServiceError(
+            _("You created %(count)d games in the last hour, the most one may: try again a little later.")
+            % {"count": created}
+        )
+
+
 def game_create(
     *,
     host,
@@ -46,6 +59,7 @@ def game_create(
     first_user=None,
     takeover: int = DEFAULT_TAKEOVER,
     rated: bool = False,
+    visibility: str = Game.Visibility.PRIVATE,
 ) -> Game:
     """A new game gathering players, ``host`` in the first seat. ``first`` says who
     starts; ``Game.First.PLAYER`` names ``first_user`` (a rematch's previous winner).
@@ -53,7 +67,8 @@ def game_create(
     ``create_fields``), stored with the game's options for its setup to read.
     ``takeover``: after how many deadlines missed in a row a bot plays for the
     absent player (0: never). ``rated``: the game moves its people's ratings when
-    it ends, if at least two people play it (``ratings/services.py``)."""
+    it ends, if at least two people play it (``ratings/services.py``). ``visibility``:
+    who may watch it (``Game.Visibility``)."""
     game_kind = KINDS.get(kind)
     if game_kind is None:
         raise ServiceError(_("Unknown game."))
@@ -64,9 +79,12 @@ def game_create(
         raise ServiceError(_("Choose a time control."))
     if takeover not in TAKEOVER_CHOICES:
         raise ServiceError(_("Choose when a bot plays for an absent player."))
+    if visibility not in Game.Visibility.values:
+        raise ServiceError(_("Choose who may watch the game."))
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
+            visibility=visibility,
             host=host,
             seat_count=seat_count,
             options={
@@ -323,6 +341,7 @@ def game_rematch(*, game: Game, by) -> Game:
             turn_seconds=game.turn_seconds,
             response_seconds=game.response_seconds,
             reminders=game.reminders,
+            visibility=game.visibility,
             first=Game.First.PLAYER if winner else Game.First.RANDOM,
             first_user=winner.user if winner else None,
             kind_options={
@@ -347,3 +366,18 @@ def game_rematch(*, game: Game, by) -> Game:
 def rematch_of(game: Game) -> Game | None:
     """The rematch made after ``game`` (a cancelled one does not count)."""
     return Game.objects.filter(options__rematch_of=game.pk).exclude(status=Game.Status.CANCELLED).order_by("pk").first()
+
+
+def visibility_change(*, game: Game, by, visibility: str) -> None:
+    """The host makes ``game`` public, unlisted or private while it gathers players."""
+    if game.host_id != by.pk:
+        raise ServiceError(_("Only the host chooses who may watch the game."))
+    if visibility not in Game.Visibility.values:
+        raise ServiceError(_("Choose who may watch the game."))
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.status != Game.Status.GATHERING:
+            raise ServiceError(_("Who may watch is chosen before the game starts."))
+        locked.visibility = visibility
+        locked.save(update_fields=["visibility"])
+    game.visibility = visibility

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from accounts.models import profile_of
 from games.models import Game, OpenGame, Seat
 from games.selectors.gathering import open_game_of
+from games.selectors.moderation import blocked_either_way
 from games.services import notifications
 from games.services.bots import bot_seat
 from games.services.errors import ServiceError
@@ -174,6 +175,9 @@ def open_game_join(*, game_id, user) -> Seat:
             raise ServiceError(_why_not_listed(game.pk))
         if game.seats.filter(user=user).exists():
             raise ServiceError(_("You already have a seat at this game."))
+        if game.seats.filter(user_id__in=blocked_either_way(user)).exists():
+            # Whoever blocked whom stays unsaid.
+            raise ServiceError(_("You cannot join this game: a block keeps you and one of its players apart."))
         refusal = limits_unmet(open_game, standing_of(user, game.kind))
         if refusal:
             raise ServiceError(refusal)
@@ -206,6 +210,7 @@ def play_now(*, user, kind: str, seat_count: int) -> Game:
     candidates = (
         OpenGame.objects.filter(kind=kind, seat_count=seat_count)
         .exclude(game__seats__user=user)
+        .exclude(game__seats__user_id__in=blocked_either_way(user))
         .annotate(taken=Count("game__seats"))
         .order_by("-taken", "game_id")
         .values_list("game_id", flat=True)[:PLAY_NOW_TRIES]

@@ -15,6 +15,7 @@ same rules and differ only in how many games they write at once.
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import NamedTuple
 
 from django.conf import settings
@@ -230,14 +231,28 @@ def game_resign(*, game: Game, user) -> None:
 
 
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
+    """Say ``text`` at ``game``'s table, as one of its players."""
+    text = chat_text_checked(user, text)
+    if seat_of(game, user) is None:
+        raise ServiceError(_("Only players of this game can talk at its table."))
+    return ChatMessage.objects.create(game=game, user=user, text=text)
+
+
+def chat_text_checked(user, text: str) -> str:
+    """``text`` stripped, once it is something, short enough, and ``user`` has not
+    said too much in the last minute, in any chat (``CHAT_MESSAGES_PER_MINUTE``)."""
     text = text.strip()
     if not text:
         raise ServiceError(_("Write something first."))
     if len(text) > CHAT_MAX_LENGTH:
         raise ServiceError(_("Keep table talk under %(count)d characters.") % {"count": CHAT_MAX_LENGTH})
-    if seat_of(game, user) is None:
-        raise ServiceError(_("Only players of this game can talk at its table."))
-    return ChatMessage.objects.create(game=game, user=user, text=text)
+    recent = ChatMessage.objects.filter(user=user, created_at__gt=timezone.now() - timedelta(minutes=1))
+    if recent.count() >= settings.CHAT_MESSAGES_PER_MINUTE:
+        raise ServiceError(
+            _("You are writing faster than %(count)d messages a minute: wait a moment, then send it again.")
+            % {"count": settings.CHAT_MESSAGES_PER_MINUTE}
+        )
+    return text
 
 
 def events_append(game: Game, state, events, *, changed: tuple = (), seats: list | None = None) -> "Advance":

@@ -10,6 +10,7 @@ from accounts.models import BOT_LEVEL_NAMES
 from games.engine import IllegalMove
 from games.engine.seats import seat_players
 from games.kinds import DEFAULT_KIND, KINDS, kind_choices, variant_choices, variant_name
+from games.models import Game
 from games.services.bots import SEATED_LEVELS
 from games.services.lobby import DEFAULT_FILL_DAYS, Terms
 from games.translation import translate_illegal_move
@@ -126,6 +127,14 @@ class GameCreateForm(forms.Form):
         help_text=_("You are then offered bots for the empty seats; a day later, a game still waiting is cancelled."),
     )
 
+    visibility = forms.ChoiceField(
+        label=_("Who may watch"),
+        choices=Game.Visibility.choices,
+        initial=Game.Visibility.PRIVATE,
+        widget=forms.RadioSelect,
+        required=False,
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Built per form so the explanations follow the active language.
@@ -191,6 +200,11 @@ class GameCreateForm(forms.Form):
             "kind_options": {name: data[name] for name in KINDS[kind].forms.create_fields() if data.get(name)},
             "takeover": int(data["takeover"] or TAKEOVER_FORM_CHOICES[0][0]),
             "rated": bool(data.get("rated")),
+            # An invited game is private unless its host opens it to spectators; an open
+            # game is public, as the create page says.
+            "visibility": Game.Visibility.PUBLIC
+            if data.get("open")
+            else data.get("visibility") or Game.Visibility.PRIVATE,
         }
 
     def open_terms(self) -> Terms | None:
@@ -280,4 +294,16 @@ class ChatForm(forms.Form):
         label=_("Message"),
         max_length=1000,
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Say something to the table…")}),
+    )
+
+
+class VisibilityForm(forms.Form):
+    visibility = forms.ChoiceField(label=_("Who may watch"), choices=Game.Visibility.choices)
+
+
+class SpectatorChatForm(forms.Form):
+    text = forms.CharField(
+        label=_("Message"),
+        max_length=1000,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Say something to the spectators…")}),
     )

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from games.mail import views as email_views
-from games.web import lobby, views
+from games.web import lobby, spectators, views
 
 
 class TokenConverter:
@@ -48,6 +48,15 @@ urlpatterns = [
     path("games/<int:pk>/replay/", views.replay, name="game_replay"),
     path("games/<int:pk>/history", views.game_history, name="game_history"),
     path("games/<int:pk>/rematch", views.rematch, name="game_rematch"),
+    path("games/watch/", spectators.watch_list, name="watch_list"),
+    path("games/<int:pk>/watch/", spectators.watch, name="game_watch"),
+    path("games/<int:pk>/watch/table", spectators.watch_live, name="game_watch_live"),
+    path("games/<int:pk>/watch/chat", spectators.watch_chat, name="game_watch_chat"),
+    path("games/<int:pk>/follow", spectators.follow_game, name="game_follow"),
+    path("games/<int:pk>/visibility", spectators.visibility, name="game_visibility"),
+    path("players/<int:user_id>/follow", spectators.follow_player, name="player_follow"),
+    path("players/<int:user_id>/block", spectators.block, name="player_block"),
+    path("chat/<int:message_id>/report", spectators.report, name="chat_report"),
     path("join/<token:token>/", views.join, name="join"),
     path("invitations/<token:token>/", views.invitation, name="invitation"),
     path("a/<str:token>/", email_views.answer, name="answer"),

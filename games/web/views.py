@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import profile_of
 from games import history
 from games.kinds import KINDS
-from games.models import Game, Invitation
+from games.models import ChatMessage, Game, Invitation
 from games.selectors import (
     dashboard,
     display_name,
@@ -43,6 +43,7 @@ from games.selectors.gathering import (
     rematch_invitation,
     seats_taken,
 )
+from games.selectors.spectators import HOME_LISTED, games_being_played
 from games.services import bots, clock, gathering, lobby, play, presence
 from games.services.attention import game_attention_mark
 from games.services.errors import NotSeated, ServiceError
@@ -73,6 +74,7 @@ def home(request):
         context = dashboard.home(request.user)
         for row in context["attention"]:
             game_attention_mark(game_id=row["game"].pk, during="reading", error=row["error"])
+    context["being_played"] = games_being_played(HOME_LISTED)
     return render(request, "home.html", context)
 
 
@@ -107,6 +109,7 @@ def game_create(request):
         if form.is_valid():
             terms = form.open_terms()
             try:
+                gathering.game_creation_check(host=request.user)
                 if terms is None:
                     game = gathering.game_create(host=request.user, **form.service_arguments())
                 else:
@@ -135,6 +138,7 @@ def practice(request):
         return redirect("game_create")
     data = form.cleaned_data
     try:
+        gathering.game_creation_check(host=request.user)
         game = bots.practice_start(
             host=request.user, kind=data["kind"], seat_count=data["seat_count"], level=data["level"]
         )
@@ -366,6 +370,8 @@ def replay(request, pk):
     if not replays.replayable(game):
         raise Http404
     context = replays.replay_context(game, seat, request.GET.get("step"))
+    # The spectators' words, kept from the players while the game ran.
+    context["spectator_chat"] = chat_messages(game, audience=ChatMessage.Audience.SPECTATORS, reader=request.user)
     template = "games/replay.html#step" if _is_htmx(request) else "games/replay.html"
     return render(request, template, context)
 
@@ -470,6 +476,7 @@ def _waiting_context(request, game, seat, invite_form=None) -> dict:
         "invitations": pages.invitations_shown(game, request.user),
         "poll_seconds": POLL_SECONDS,
         "bot_levels": bot_level_choices(),
+        "visibility_choices": Game.Visibility.choices,
     }
 
 

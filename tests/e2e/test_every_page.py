@@ -50,8 +50,9 @@ def _site(language: str) -> list[Visit]:
     # player's own (the banner on every page of theirs).
     mail_failed(address="eve@example.com", kind=MailFailure.Kind.HARD)
     mail_failed(address=make_player("Dan", language).email, kind=MailFailure.Kind.SOFT)
-    coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"])
-    kobayakawa = started_game(ana, ben, cai, kind="kobayakawa")
+    public = Game.Visibility.PUBLIC
+    coup = started_game(ana, ben, cai, variants=["factions", "inquisitor"], visibility=public)
+    kobayakawa = started_game(ana, ben, cai, kind="kobayakawa", visibility=public)
     practice = bots.practice_start(host=ana, seat_count=6, level="easy")
     open_waiting = lobby.open_game_create(
         host=ana,
@@ -65,7 +66,7 @@ def _site(language: str) -> list[Visit]:
     gathering.seat_join(game=open_waiting, user=cai, join_token=open_waiting.join_token)  # the host's link: no limit
     bens_game = gathering_game(ben, seats=3)
     gathering.invitation_send(game=bens_game, by=ben, email=cai.email)
-    finished = started_game(ana, ben, rated=True)
+    finished = started_game(ana, ben, rated=True, visibility=public)
     kobayakawa_finished = started_game(ana, ben, cai, kind="kobayakawa", rated=True)
     for game in (finished, kobayakawa_finished):
         for _ in play_randomly(game, random.Random(24)):
@@ -137,6 +138,12 @@ def _site(language: str) -> list[Visit]:
         Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),
         Visit("sign out", "/accounts/logout/", "Ana"),
         Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana", 404),
+        Visit("games being watched", "/games/watch/", None),
+        Visit("spectators' page, signed out", f"/games/{coup.pk}/watch/", None),
+        Visit("spectators' page", f"/games/{coup.pk}/watch/", "Eve"),
+        Visit("spectators' page, Kobayakawa", f"/games/{kobayakawa.pk}/watch/", "Eve"),
+        Visit("spectators' page, game over", f"/games/{finished.pk}/watch/", "Eve"),
+        Visit("spectators' page, waiting room", f"/games/{waiting.pk}/watch/", "Eve", 404),
     ]
 
 

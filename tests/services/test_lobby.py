@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Game, OpenGame, SeatResult
+from games.models import Block, Game, OpenGame, SeatResult
 from games.services import errors, gathering, lobby
 from ratings.models import Rating
 from tests.players import make_player, race
@@ -159,6 +159,18 @@ def test_a_newcomer_with_no_finished_game_meets_a_minimum_finish_rate(ana, ben):
     game = open_game(ana, terms=lobby.Terms(language="en", min_finish_rate=80))
     lobby.open_game_join(game_id=game.pk, user=ben)
     assert game.seats.count() == 2
+
+
+def test_players_kept_apart_by_a_block_do_not_meet_in_an_open_game(ana, ben, cai):
+    game = open_game(ana)
+    Block.objects.create(blocker=ben, blocked=ana)
+    with pytest.raises(errors.ServiceError, match="a block keeps you and one of its players apart"):
+        lobby.open_game_join(game_id=game.pk, user=ben)
+    assert game.seats.count() == 1
+    # Play now passes over the game and opens another for ben; cai, blocked by nobody, joins ana's.
+    opened = lobby.play_now(user=ben, kind="coup", seat_count=game.seat_count)
+    assert opened.pk != game.pk and opened.host_id == ben.pk
+    assert lobby.play_now(user=cai, kind="coup", seat_count=game.seat_count).pk == game.pk
 
 
 def test_no_limit_is_a_pass_for_anyone():

@@ -19,7 +19,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
-from games.models import Seat
+from games.models import Game, Seat
 from games.services import gathering, play
 from tests.web.conftest import awaited, gathering_game, started_game
 
@@ -58,6 +58,9 @@ FIELDS = [
     "action_remove",
     "step",
     "since",
+    "visibility",
+    "follow",
+    "block",
     "clock",
     "after",
     "seats",
@@ -173,12 +176,15 @@ def world(ana, ben, cai, settings, routes_with):
     routes_with(DEBUG=True, INBOUND_ESP="postmark")
     waiting = gathering_game(ana, seats=3)
     invitation = gathering.invitation_send(game=waiting, by=ana, email="zed@example.com")
-    active = started_game(ana, ben, cai)
-    finished = started_game(ana, ben)
+    active = started_game(ana, ben, cai, visibility=Game.Visibility.PUBLIC)
+    finished = started_game(ana, ben, visibility=Game.Visibility.UNLISTED)
     play.game_resign(game=finished, user=ben)
     seat = Seat.objects.get(game=active, user=ana)
+    said = play.chat_post(game=active, user=ben, text="hello")
     return {
         "pk": [waiting.pk, active.pk, finished.pk],
+        "user_id": [ana.pk, ben.pk, cai.pk],
+        "message_id": [said.pk],
         "token": [
             waiting.join_token,
             invitation.token,

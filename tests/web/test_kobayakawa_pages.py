@@ -7,9 +7,11 @@ import random
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games.kinds import KINDS
+from games.mail import emails
 from games.models import Game
 from games.selectors import game_state
 from games.services import gathering, play
@@ -19,7 +21,14 @@ def _create(client, host, seats=3) -> Game:
     client.force_login(host)
     response = client.post(
         reverse("game_create"),
-        {"kind": "kobayakawa", "seat_count": seats, "time_control": "day", "first": "host", "reminders": "on"},
+        {
+            "kind": "kobayakawa",
+            "seat_count": seats,
+            "time_control": "day",
+            "first": "host",
+            "reminders": "on",
+            "visibility": "public",
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     return Game.objects.get(host=host, kind="kobayakawa")
@@ -61,9 +70,22 @@ def _pages(client, game, user) -> dict:
     return {name: response.content.decode() for name, response in pages.items()}
 
 
-def _check_no_leak(html: str, state, player: str, where: str) -> None:
-    me = state.by_name[player]
-    own = {c for c in (me.card, me.drawn) if c is not None}
+def _spectator_pages(client, game) -> dict:
+    """What a spectator fetches: the page, its live partial and its chats."""
+    pages = {
+        "watch": client.get(reverse("game_watch", args=[game.pk])),
+        "watch-live": client.get(reverse("game_watch_live", args=[game.pk])),
+        "watch-chat": client.get(reverse("game_watch_chat", args=[game.pk])),
+    }
+    for name, response in pages.items():
+        assert response.status_code == 200, (name, response.status_code)
+    return {name: response.content.decode() for name, response in pages.items()}
+
+
+def _check_no_leak(html: str, state, player: str | None, where: str) -> None:
+    """``player``: the viewer's seat; None for a spectator, who holds no card."""
+    me = state.by_name[player] if player is not None else None
+    own = {c for c in (me.card, me.drawn) if c is not None} if me is not None else set()
     marked = {int(v) for v in re.findall(r'data-card="(\d+)"', html)}
     assert marked <= own, f"{where}: data-card {marked} beyond the viewer's own {own}"
     over = KINDS["kobayakawa"].rules.is_over(state)  # then every card is face up
@@ -82,8 +104,11 @@ def _check_no_leak(html: str, state, player: str, where: str) -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, ben, cai, seed):
+def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, ben, cai, dora, seed, smtp):
     game = _create(client, ana)
+    spectator = Client()  # Dora, watching and following the game
+    spectator.force_login(dora)
+    spectator.post(reverse("game_follow", args=[game.pk]))
     for user in (ben, cai):
         gathering.seat_join(game=game, user=user, join_token=game.join_token)
     client.force_login(ana)
@@ -104,6 +129,9 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
             if player in state.awaiting:
                 assert 'section class="decisions' in pages["game"]
                 seen_labels.update(re.findall(r'option option--\w+">([^<]+)<', pages["game"]))
+        for name, html in _spectator_pages(spectator, game).items():
+            _check_no_leak(html, state, None, f"step {step} spectator {name}")
+            assert "data-card=" not in html
         if game.status != Game.Status.ACTIVE:
             break
         player, _kind, version = rng.choice(rules.awaiting(state))
@@ -117,6 +145,9 @@ def test_a_kobayakawa_game_is_played_to_the_end_and_no_page_leaks(client, ana, b
     html = _pages(client, game, ana)["game"]
     assert "won the game" in html or "share the win" in html or "You won the game!" in html
     assert "Watch the replay" in html
+    emails.send_followed_result(game.pk)  # queued as the game ends (tests/web/test_spectators.py)
+    [mail] = smtp.to(dora.email)
+    assert "Game over" in mail.subject and "data-card" not in mail.html and "data-revealed" not in mail.html
     # The replay of the finished game shows every card, for every seat.
     for user in users.values():
         client.force_login(user)

@@ -16,8 +16,8 @@ templates, and the call that queues it by its name, ``games.tasks.<function>``
 from dataclasses import dataclass, field
 from smtplib import SMTPException
 
-from django.contrib.auth import get_user_model
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
@@ -43,6 +43,8 @@ from games.selectors import (
     stand_ins_of,
     table_for,
 )
+from games.selectors.results import final_order
+from games.selectors.spectators import followers_of_result
 from games.services.notifications import seat_notified, seats_notified
 from games.services.play import DEFAULT_TAKEOVER
 
@@ -330,6 +332,26 @@ def send_eliminated(seat_id: int) -> None:
 @email_task
 def send_finished(seat_id: int) -> None:
     _news("finished", seat_id)
+
+
+@email_task
+def send_followed_result(game_id: int) -> None:
+    """Tell each follower of a finished game, or of one of its players (a public
+    game), its result: the final order and a link to watch it, no hand (their
+    email preferences apply: none to a follower who wants no email)."""
+    game = Game.objects.select_related("winner__profile").get(pk=game_id)
+    order = final_order(game)
+    for follower in followers_of_result(game):
+        profile = profile_of(follower)
+        if profile.email_mode == EmailMode.NONE:
+            continue
+        context = {
+            **_game_context(game),
+            "game_url": absolute(reverse("game_watch", args=[game.pk])),
+            "winner": display_name(game.winner) if game.winner_id else "",
+            "final_order": order,
+        }
+        Email("followed", follower, context, profile.language, thread=game).send()
 
 
 @email_task
