@@ -140,15 +140,24 @@ def _is_ours(message: EmailMessage) -> bool:
     """One of our own emails come back (a player's mailbox forwarding everything
     to the reply address): answering it would explain our explanation forever."""
     ours = {parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower(), parseaddr(settings.SERVER_EMAIL)[1].lower()}
-    return any(address.lower() in ours for _name, address in getaddresses(message.get_all("From", [])))
+    return any(address.lower() in ours for address in header_addresses(message, ("From",)))
 
 
 def _addresses(message: EmailMessage) -> list[str]:
-    values = [str(value) for name in ADDRESS_HEADERS for value in message.get_all(name, [])]
+    addresses = header_addresses(message, ADDRESS_HEADERS)
     envelope = getattr(message, "envelope_recipient", None)  # set by some anymail ESPs
     if envelope:
-        values.append(str(envelope))
-    return [address for _name, address in getaddresses(values) if address]
+        addresses += [address for _name, address in getaddresses([str(envelope)]) if address]
+    return addresses
+
+
+def header_addresses(message: EmailMessage, names) -> list[str]:
+    """The addresses in the headers ``names``, each header read from its raw text
+    alone: the parsed header objects raise on some malformed addresses (an unclosed
+    domain literal, ``<a@[>``), and one malformed header must not hide the others."""
+    wanted = {name.lower() for name in names}
+    values = [value for name, value in message.raw_items() if name.lower() in wanted]
+    return [address for value in values for _name, address in getaddresses([value]) if address]
 
 
 def _reply_seat(addresses: list[str]) -> Seat | Outcome:

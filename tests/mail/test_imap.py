@@ -18,8 +18,12 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 
+from accounts.bounces import failure_of
 from games.mail import imap
 from tests.dovecot import Dovecot, free_port, reply_to_newest
+from tests.mail.test_bounces import DOMAIN as BOUNCES_DOMAIN
+from tests.mail.test_bounces import sample as bounce_sample
+from tests.mail.test_bounces import sent_to
 from tests.mail.test_replies import reply, state_of
 from tests.players import started_game
 from tests.worker import ROOT, database_url
@@ -194,17 +198,46 @@ def test_a_broken_message_is_set_aside_and_the_others_still_read(
     assert read_once(dovecot.url) == (0, "")  # never read again
 
 
-def test_a_message_whose_handling_raises_is_set_aside_once(game, ana, dovecot, caplog):
-    # An unclosed domain literal in To makes Python's own header parser raise.
-    raising = re.sub(rb"(?m)^To: .*$", b'To: "Coup" <play+1.0.x@[>', reply(game, ana, "show contessa").as_bytes())
-    dovecot.append(raising)
+def test_a_message_whose_handling_raises_is_set_aside_once(game, ana, dovecot, caplog, monkeypatch):
+    # No message known makes ``receive`` raise: a fault put in its place stands for
+    # whatever one still may.
+    def fault(message):
+        raise ZeroDivisionError
+
+    monkeypatch.setattr(imap, "receive", fault)
+    dovecot.append(reply(game, ana, "show contessa"))
     status, output = read_once(dovecot.url)
-    assert (status, output) == (1, "1: set aside in 'Set aside': handling it raised AttributeError.\n")
+    assert (status, output) == (1, "1: set aside in 'Set aside': handling it raised ZeroDivisionError.\n")
     [(flags, _raw)] = dovecot.folders()[SET_ASIDE]
     assert "\\Flagged" in flags
-    assert "Message 1 raised AttributeError while handled, at:" in caplog.text and "inbound.py" in caplog.text
+    assert "Message 1 raised ZeroDivisionError while handled, at:" in caplog.text and "test_imap.py" in caplog.text
     assert "contessa" not in caplog.text  # where it failed, never what it said
     assert read_once(dovecot.url) == (0, "")
+
+
+def test_a_malformed_address_header_hides_neither_the_reply_nor_the_other_headers(
+    game, ana, dovecot, django_capture_on_commit_callbacks
+):
+    # An unclosed domain literal makes Python's parsed header raise: it is read as text,
+    # and the signed address in Cc still answers.
+    message = reply(game, ana, "income")
+    message["Cc"] = message["To"]
+    raw = re.sub(rb"(?m)^To: .*$", b'To: "Coup" <play+1.0.x@[>', message.as_bytes())
+    dovecot.append(raw)
+    with django_capture_on_commit_callbacks(execute=True):
+        status, output = read_once(dovecot.url)
+    assert (status, output) == (0, f"1: played the answer in game #{game.pk}, seat 1.\n")
+    assert played(game)
+
+
+def test_a_delivery_report_in_the_inbox_is_recorded_and_moved_like_a_reply(db, dovecot, settings):
+    settings.DEFAULT_FROM_EMAIL = f"Coup by email <coup@{BOUNCES_DOMAIN}>"
+    dovecot.append(bounce_sample("postfix-user-unknown.eml", sent_to("ana@example.com")))
+    status, output = read_once(dovecot.url)
+    assert (status, output) == (0, "1: recorded a hard bounce: no more email goes to its address.\n")
+    assert failure_of("ana@example.com").stopped
+    boxes = dovecot.folders()
+    assert boxes["INBOX"] == [] and boxes[SET_ASIDE] == [] and len(boxes[PROCESSED]) == 1
 
 
 def test_messages_that_are_not_replies_are_moved_as_read_and_deleted_ones_left_alone(dovecot):
