@@ -19,7 +19,7 @@ from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from games.kinds import KINDS
-from games.models import SeatResult
+from games.models import Game, SeatResult
 from ratings.models import Rating, RatingChange
 from ratings.skill import ESTABLISHED
 
@@ -150,7 +150,7 @@ def reliability(user) -> dict:
 
 def player_page(user) -> dict:
     """A person's public page: their name, their rating at each game with their
-    place, games played and reliability; never their address. Three queries and
+    place, games played, reliability and latest public games; never their address. Four queries and
     one per game kind they are established at."""
     ratings = []
     for rating in Rating.objects.filter(user=user).order_by("kind"):
@@ -170,7 +170,37 @@ def player_page(user) -> dict:
                 "place": place,
             }
         )
-    return {"player": user, "name": public_name(user), "ratings": ratings, "reliability": reliability(user)}
+    return {
+        "player": user,
+        "name": public_name(user),
+        "ratings": ratings,
+        "reliability": reliability(user),
+        "public_games": public_games_of(user),
+    }
+
+
+# The public games a player's page lists, newest first.
+PUBLIC_GAMES_LISTED = 10
+
+
+def public_games_of(user) -> list[dict]:
+    """The latest public games ``user`` sat at, under way or over, each with the
+    address anyone may watch it at: never a private or unlisted game. One query."""
+    games = (
+        Game.objects.filter(seats__user=user, visibility=Game.Visibility.PUBLIC)
+        .exclude(status__in=[Game.Status.GATHERING, Game.Status.CANCELLED])
+        .order_by("-started_at", "-pk")
+        .only("pk", "kind", "status", "started_at")[:PUBLIC_GAMES_LISTED]
+    )
+    return [
+        {
+            "name": KINDS[game.kind].name if game.kind in KINDS else game.kind,
+            "status": game.get_status_display(),
+            "started_at": game.started_at,
+            "url": reverse("game_watch", args=[game.pk]),
+        }
+        for game in games
+    ]
 
 
 def rating_history(user) -> list[dict]:

@@ -100,6 +100,18 @@ def test_the_player_page_shows_ratings_games_and_reliability_and_no_address(clie
     assert ana.email not in page and "@" not in page
 
 
+def test_the_player_page_lists_public_games_only_each_with_its_spectators_address(client):
+    ana, ben = people(2, "Watched")
+    public, _results = finished_game(DEFAULT_KIND, [ana, ben], [1, 2])
+    hidden = [finished_game(DEFAULT_KIND, [ana, ben], [2, 1])[0] for _ in range(2)]
+    Game.objects.filter(pk=public.pk).update(visibility=Game.Visibility.PUBLIC)
+    Game.objects.filter(pk=hidden[1].pk).update(visibility=Game.Visibility.UNLISTED)
+    page = client.get(reverse("player", args=[ana.pk])).content.decode()
+    assert reverse("game_watch", args=[public.pk]) in page
+    assert all(reverse("game_watch", args=[game.pk]) not in page for game in hidden)
+    assert "No public game yet" in client.get(reverse("player", args=[people(1, "Quiet")[0].pk])).content.decode()
+
+
 def test_a_player_without_a_display_name_is_named_by_number_not_by_address(client):
     ana, ben = people(2, "Nameless")
     ana.profile.display_name = ""
