@@ -143,9 +143,15 @@ def reliability(user) -> dict:
     return {
         "joined": joined,
         "finished": joined - counted["abandoned"],
-        "finish_rate": round(100 * (joined - counted["abandoned"]) / joined) if joined else None,
+        "finish_rate": finish_rate(joined, counted["abandoned"]),
         "deadlines_missed": counted["missed"],
     }
+
+
+def finish_rate(joined: int, abandoned: int) -> int | None:
+    """The percentage of the ``joined`` finished games a player played to the end
+    themselves (None: none finished yet)."""
+    return round(100 * (joined - abandoned) / joined) if joined else None
 
 
 def player_page(user) -> dict:

@@ -9,8 +9,9 @@ order of its primary key.
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
-from games.models import OpenGame, Seat
+from games.models import OpenGame, Seat, SeatResult
 
 PER_PAGE = 20
 
@@ -34,17 +35,28 @@ def open_games(
 
 def lobby_page(games: QuerySet[OpenGame], *, page: str | None, reader) -> tuple[Page, list[OpenGame]]:
     """Page ``page`` of ``games`` (``open_games``), and its games, each with its
-    game and host, ``taken`` (seats taken) and ``seated`` (whether ``reader``, None
-    when signed out, has one). The page is found among the ids alone, by a
+    game and host, ``taken`` (seats taken), ``seated`` (whether ``reader``, None
+    when signed out, has one) and the host's ``host_joined`` and ``host_abandoned``
+    finished games. The page is found among the ids alone, by a
     subquery on the narrow table's index, and only its rows are joined: a page
     deep in the list costs no more joins than the first."""
     found = Paginator(games.values_list("game_id", flat=True), PER_PAGE).get_page(page)
     taken = Seat.objects.filter(game=OuterRef("game_id")).order_by().values("game").annotate(n=Count("pk")).values("n")
     seated = Exists(Seat.objects.filter(game=OuterRef("game_id"), user=reader)) if reader is not None else Value(False)
+    # The host's reliability, beside their name: the finished games they joined, and
+    # those they left (resigned, or to a stand-in bot).
+    results = SeatResult.objects.filter(user=OuterRef("game__host_id")).order_by().values("user")
+    joined = results.annotate(n=Count("pk")).values("n")
+    abandoned = results.filter(abandoned=True).annotate(n=Count("pk")).values("n")
     rows = (
         OpenGame.objects.filter(game_id__in=found.object_list)
         .select_related("game__host__profile")
-        .annotate(taken=Subquery(taken, output_field=IntegerField()), seated=seated)
+        .annotate(
+            taken=Subquery(taken, output_field=IntegerField()),
+            seated=seated,
+            host_joined=Coalesce(Subquery(joined, output_field=IntegerField()), 0),
+            host_abandoned=Coalesce(Subquery(abandoned, output_field=IntegerField()), 0),
+        )
         .order_by("game_id")
     )
     return found, list(rows)

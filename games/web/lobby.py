@@ -19,6 +19,7 @@ from games.services.errors import ServiceError
 from games.templatetags.clock import duration
 from games.web.forms import TIME_CONTROL_CHOICES, TIME_CONTROLS, BotSeatForm, LobbyFilterForm, PlayNowForm, number_in
 from games.web.views import show_errors
+from ratings.selectors import finish_rate
 
 TIME_CONTROL_NAMES = {TIME_CONTROLS[key]: name for key, name in TIME_CONTROL_CHOICES}
 
@@ -51,6 +52,8 @@ def _row(open_game) -> dict:
         "name": game_kind.name,
         "variants": game_kind.about.variant_names(game.variants),
         "host": display_name(game.host),
+        "host_url": reverse("player", args=[game.host_id]),
+        "host_finish_rate": finish_rate(open_game.host_joined, open_game.host_abandoned),
         "taken": open_game.taken,
         "seated": open_game.seated,
         "time": TIME_CONTROL_NAMES.get(times)

@@ -9,8 +9,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Game, OpenGame
+from games.models import Game, OpenGame, SeatResult
 from games.services import gathering, lobby
+from tests.ratings.builders import finished_game
 from tests.services.test_lobby import open_game
 from tests.web.conftest import make_player
 
@@ -28,6 +29,17 @@ def test_a_signed_out_visitor_finds_the_lobby_from_the_landing_page_and_is_asked
     page = client.get(reverse("lobby")).content.decode()
     assert f'id="open-{game.pk}"' in page and "Ana" in page and "1 of 3 seats taken" in page
     assert "Sign up to join" in page and reverse("lobby_join") not in page and "Play now" not in page
+
+
+def test_each_host_is_shown_with_how_often_they_finish_their_games(client, ana, ben):
+    open_game(ana)
+    open_game(ben)
+    for abandoned in (False, False, False, True):
+        _game, results = finished_game("coup", [ana, ben], [1, 2])
+        SeatResult.objects.filter(pk=results[0].pk).update(abandoned=abandoned)
+    page = client.get(reverse("lobby")).content.decode()
+    assert page.count("finishes 75% of games") == 1 and page.count("finishes 100% of games") == 1
+    assert reverse("player", args=[ana.pk]) in page
 
 
 def test_a_join_needs_an_account(client, ana):
