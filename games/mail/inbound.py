@@ -156,7 +156,12 @@ def header_addresses(message: EmailMessage, names) -> list[str]:
     alone: the parsed header objects raise on some malformed addresses (an unclosed
     domain literal, ``<a@[>``), and one malformed header must not hide the others."""
     wanted = {name.lower() for name in names}
-    values = [value for name, value in message.raw_items() if name.lower() in wanted]
+    # A raw header's bytes that are not ASCII come back as surrogates: read as UTF-8.
+    values = [
+        value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        for name, value in message.raw_items()
+        if name.lower() in wanted
+    ]
     return [address for value in values for _name, address in getaddresses([value]) if address]
 
 
