@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import time
 from datetime import timedelta
@@ -32,12 +31,13 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
+from django.db import transaction  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import profile_of  # noqa: E402
+from benchmarks.pages import render  # noqa: E402
 from games.engine.dealer import SeededDealer  # noqa: E402
 from games.engine.seats import seat_players, seat_position  # noqa: E402
 from games.kinds import KINDS  # noqa: E402
@@ -146,19 +146,6 @@ def build_active(rng, me, others, count: int) -> None:
             name, _decision, version = rng.choice(rules.awaiting(state))
             command = rng.choice(rules.options(state, name))
             play.decision_submit(game=game, user=users[name], command=command, version=version)
-
-
-def render(client, url: str, rounds: int) -> dict:
-    client.get(url)  # warm the template and translation caches
-    times, counts = [], set()
-    for _round in range(rounds):
-        with CaptureQueriesContext(connection) as queries:
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append((time.perf_counter() - start) * 1000)
-        assert response.status_code == 200, (url, response.status_code)
-        counts.add(len(queries))
-    return {"median_ms": round(statistics.median(times), 1), "max_ms": round(max(times), 1), "queries": sorted(counts)}
 
 
 def main(argv=None):

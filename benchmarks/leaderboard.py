@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -34,10 +33,11 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from accounts.models import Profile  # noqa: E402
+from benchmarks.pages import render  # noqa: E402
 from games.kinds import DEFAULT_KIND  # noqa: E402
 from games.models import Game, Seat, SeatResult  # noqa: E402
 from ratings.models import Rating  # noqa: E402
@@ -104,30 +104,6 @@ def rate_games(rng: random.Random, users: list, count: int) -> float:
             game_rate(game=game, results=results)
         spent += time.perf_counter() - start
     return spent / max(count, 1) * 1000
-
-
-def render(client, url: str, rounds: int) -> dict:
-    """Server time of ``url`` (wall clock), and apart the CPU this process spent
-    and the database's time: on a busy machine the wall clock waits for a core,
-    the CPU time does not."""
-    client.get(url)  # warm the template and translation caches
-    times, cpu, database, counts = [], [], [], set()
-    for _round in range(rounds):
-        with CaptureQueriesContext(connection) as queries:
-            start, start_cpu = time.perf_counter(), time.process_time()
-            response = client.get(url)
-            times.append((time.perf_counter() - start) * 1000)
-            cpu.append((time.process_time() - start_cpu) * 1000)
-        assert response.status_code == 200, (url, response.status_code)
-        counts.add(len(queries))
-        database.append(sum(float(query["time"]) for query in queries.captured_queries) * 1000)
-    return {
-        "median_ms": round(statistics.median(times), 1),
-        "max_ms": round(max(times), 1),
-        "cpu_median_ms": round(statistics.median(cpu), 1),
-        "sql_median_ms": round(statistics.median(database), 1),
-        "queries": sorted(counts),
-    }
 
 
 def main(argv=None):

@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import time
 from datetime import timedelta
@@ -37,10 +36,11 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import Profile  # noqa: E402
+from benchmarks.pages import render  # noqa: E402
 from games.models import Game, OpenGame, Seat  # noqa: E402
 from games.web.forms import TIME_CONTROLS  # noqa: E402
 
@@ -114,25 +114,6 @@ def build(rng: random.Random, users: list, count: int) -> None:
         )
 
 
-def render(client, url: str, rounds: int) -> dict:
-    client.get(url)  # warm the template and translation caches
-    times, database, counts = [], [], set()
-    for _round in range(rounds):
-        with CaptureQueriesContext(connection) as queries:
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append((time.perf_counter() - start) * 1000)
-        assert response.status_code == (404 if url in BASELINES else 200), (url, response.status_code)
-        counts.add(len(queries))
-        database.append(sum(float(query["time"]) for query in queries.captured_queries) * 1000)
-    return {
-        "median_ms": round(statistics.median(times), 1),
-        "max_ms": round(max(times), 1),
-        "database_median_ms": round(statistics.median(database), 1),
-        "queries": sorted(counts),
-    }
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -161,10 +142,10 @@ def main(argv=None):
             for who, client in (("player", reader), ("visitor", Client())):
                 for name, url in PAGES.items():
                     key = f"{who}:{name}"
-                    result[key] = render(client, url, args.rounds)
+                    result[key] = render(client, url, args.rounds, status=404 if url in BASELINES else 200)
                     print(
                         f"{key:24} {url:72} median {result[key]['median_ms']:6.1f} ms  "
-                        f"max {result[key]['max_ms']:6.1f} ms  database {result[key]['database_median_ms']:5.1f} ms  "
+                        f"max {result[key]['max_ms']:6.1f} ms  database {result[key]['sql_median_ms']:5.1f} ms  "
                         f"queries {result[key]['queries']}"
                     )
             raise Rollback
