@@ -1,6 +1,7 @@
 """A spectator watches a public game live on a phone and talks with the other
 spectators; the players never read it while the game runs, while the spectator
-reads their table talk. In English and in Spanish."""
+reads their table talk. In English and in Spanish; and a visitor, signed out,
+opens a public game from the landing page and watches it, read-only."""
 
 from __future__ import annotations
 
@@ -60,3 +61,33 @@ def test_a_spectator_watches_live_and_chats_unseen_by_the_players(new_page, live
         assert page.get_by_role("heading", name=spectators_chat).count() == 0
     fits = spectator.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     assert fits, "the spectators' page is wider than the phone"
+
+
+@pytest.mark.parametrize("language", ["en", "pt-br"])
+def test_a_visitor_opens_a_public_game_from_the_landing_page_and_watches_it_read_only(new_page, live_server, language):
+    ana, ben = (make_player(name, language) for name in ("Ana", "Ben"))
+    public = started_game(ana, ben, visibility=Game.Visibility.PUBLIC)
+    private = started_game(ben, ana)
+    with translation.override(language):
+        being_played = gettext("Games being played now")
+        sign_in_to_talk = gettext("Sign in to talk with the other spectators.")
+        game_link = gettext("Game #%(number)s") % {"number": public.pk}
+    locale = {"en": "en-US", "pt-br": "pt-BR"}[language]
+    visitor = new_page(phone=True, locale=locale, extra_http_headers={"Accept-Language": language})
+
+    visitor.goto("/")
+    listed = visitor.locator("#being-played")
+    assert listed.get_by_role("heading", name=being_played).is_visible()
+    assert visitor.locator(f"a[href='/games/{private.pk}/watch/']").count() == 0
+    with visitor.expect_navigation():
+        listed.get_by_role("link", name=game_link).click()
+    assert visitor.url.endswith(f"/games/{public.pk}/watch/")
+    # Read-only: who is to act, the public table, no card face, no form of a player's.
+    assert "Ana" in visitor.locator("#to-act").inner_text()
+    assert visitor.locator("[data-card]").count() == 0
+    assert visitor.locator("main form[method=post]").count() == 0  # only the language chooser's, outside
+    assert visitor.get_by_role("link", name=sign_in_to_talk).is_visible()
+    fits = visitor.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert fits, "the spectators' page is wider than the phone"
+    # The private game cannot be watched, even by its address.
+    assert visitor.goto(f"/games/{private.pk}/watch/").status == 404
