@@ -9,7 +9,8 @@ one seat taken, a third with a minimum rating or finish rate), bulk-inserted as
 the services store them, and analyses the tables as PostgreSQL would have by
 then. Then requests lobby pages ``--rounds`` times each, as a signed-in player and
 as a visitor, through Django's test client (the whole request: middleware,
-queries, templates), and prints the median and worst time, the median time in
+queries, templates), each read from the lobby's cache as a busy lobby's are, and
+read afresh (``:afresh``, as after every seat taken), and prints the median and worst time, the median time in
 the database and the number of queries of each, beside the not-found page's for
 scale (a busy machine slows every page alike). The last line is JSON. Point DATABASE_URL at a migrated scratch
 database (``--migrate`` migrates it first).
@@ -42,6 +43,7 @@ from django.utils import timezone  # noqa: E402
 from accounts.models import Profile  # noqa: E402
 from benchmarks.pages import render  # noqa: E402
 from games.models import Game, OpenGame, Seat  # noqa: E402
+from games.selectors.lobby import lobby_changed  # noqa: E402
 from games.web.forms import TIME_CONTROLS  # noqa: E402
 
 PAGES = {
@@ -139,12 +141,16 @@ def main(argv=None):
             print(f"built {args.games} open games in {result['build_s']} s")
             reader = Client()
             reader.force_login(users[-1])
-            for who, client in (("player", reader), ("visitor", Client())):
+            readings = [("player", reader, None), ("visitor", Client(), None), ("player", reader, lobby_changed)]
+            for who, client, before in readings:
                 for name, url in PAGES.items():
-                    key = f"{who}:{name}"
-                    result[key] = render(client, url, args.rounds, status=404 if url in BASELINES else 200)
+                    if before is not None and url in BASELINES:
+                        continue
+                    key = f"{who}:{name}" + (":afresh" if before is not None else "")
+                    status = 404 if url in BASELINES else 200
+                    result[key] = render(client, url, args.rounds, status=status, before=before)
                     print(
-                        f"{key:24} {url:72} median {result[key]['median_ms']:6.1f} ms  "
+                        f"{key:31} {url:72} median {result[key]['median_ms']:6.1f} ms  "
                         f"max {result[key]['max_ms']:6.1f} ms  database {result[key]['sql_median_ms']:5.1f} ms  "
                         f"queries {result[key]['queries']}"
                     )

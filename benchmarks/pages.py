@@ -8,13 +8,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 
-def render(client, url: str, rounds: int, *, status: int = 200) -> dict:
+def render(client, url: str, rounds: int, *, status: int = 200, before=None) -> dict:
     """Server time of ``url`` (wall clock) over ``rounds`` requests, and apart the CPU
     this process spent and the database's time: on a busy machine the wall clock
-    waits for a core, the CPU time does not. Each answer must have ``status``."""
+    waits for a core, the CPU time does not. Each answer must have ``status``.
+    ``before``, if given, is called untimed before each request."""
     client.get(url)  # warm the template and translation caches
     times, cpu, database, counts = [], [], [], set()
     for _round in range(rounds):
+        if before is not None:
+            before()
         with CaptureQueriesContext(connection) as queries:
             start, start_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)

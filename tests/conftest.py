@@ -54,6 +54,17 @@ def _cache_emptied_first():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _lobby_read_afresh():
+    """Each test reads the lobby from its own database: the database rolls back
+    between tests, the lobby's cached pages would not."""
+    from django.core.cache import cache
+
+    from games.selectors.lobby import VERSION_KEY
+
+    cache.delete(VERSION_KEY)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _mailbox_folder_of_the_test_process(tmp_path_factory):
     """Email from tests that do not collect it (no ``smtp``) goes to a Maildir of this

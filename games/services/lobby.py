@@ -27,12 +27,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import profile_of
 from games.models import Game, OpenGame, Seat
 from games.selectors.gathering import open_game_of
+from games.selectors.lobby import lobby_changed
 from games.selectors.moderation import blocked_either_way
 from games.services import notifications
 from games.services.bots import bot_seat
@@ -47,6 +50,15 @@ PLAY_NOW_SECONDS = (24 * 3600, 8 * 3600)
 # Play now tries this many of the fullest games before opening one: each may fill
 # (or its limits refuse the player) between the look and the seat.
 PLAY_NOW_TRIES = 5
+
+
+@receiver([post_save, post_delete], sender=OpenGame, dispatch_uid="lobby_games_changed")
+@receiver([post_save, post_delete], sender=Seat, dispatch_uid="lobby_seats_changed")
+def _listings_changed(sender, created: bool = True, **_signal) -> None:
+    """A game entered or left the lobby, or a seat was taken or freed (a seat's
+    later changes, such as a stand-in, list nothing new)."""
+    if created:
+        lobby_changed()
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.kinds import KINDS
 from games.models import Game
 from games.selectors import display_name
-from games.selectors.lobby import lobby_page, open_games
+from games.selectors.lobby import lobby_page
 from games.services import lobby
 from games.services.errors import ServiceError
 from games.templatetags.clock import duration
@@ -29,7 +29,7 @@ def lobby_list(request):
     """The open games with seats left, filtered by ?kind=&seat_count=&time_control=&language=."""
     form = LobbyFilterForm(request.GET)
     reader = request.user if request.user.is_authenticated else None
-    page, games = lobby_page(open_games(**form.filters()), page=request.GET.get("page"), reader=reader)
+    page, games = lobby_page(form.filters(), page=request.GET.get("page"), reader=reader)
     query = request.GET.copy()
     query.pop("page", None)
     context = {

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game, OpenGame, SeatResult
+from games.selectors.lobby import PER_PAGE
 from games.services import gathering, lobby
 from tests.ratings.builders import finished_game
 from tests.services.test_lobby import open_game
@@ -199,27 +200,53 @@ def test_the_host_starts_early_or_with_bots_from_the_waiting_room(client, ana, b
     assert (with_bots.status, with_bots.seats.count()) == (Game.Status.ACTIVE, 4)
 
 
-def lobby_queries(client, games: int, tag: str) -> list[str]:
+def lobby_queries(client, games: int, tag: str) -> tuple[list[str], list[str]]:
+    """The queries of a lobby page read afresh, and of the same page read again."""
     hosts = [make_player(f"Host{tag}{index}") for index in range((games + 2) // 3)]
     for index in range(games):
         open_game(hosts[index // 3], seats=3 + index % 3)
     client.force_login(make_player(f"Reader{tag}"))
     client.get(reverse("lobby"))  # a warm session, as a reader's is
-    with CaptureQueriesContext(connection) as captured:
-        response = client.get(reverse("lobby"), {"kind": "coup"})
-    assert response.status_code == 200
-    return [query["sql"] for query in captured.captured_queries]
+    readings = []
+    for _reading in range(2):
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("lobby"), {"kind": "coup"})
+        assert response.status_code == 200
+        assert response.content.count(b'class="panel lobby-game"') == min(games, PER_PAGE)
+        readings.append([query["sql"] for query in captured.captured_queries])
+    return readings[0], readings[1]
 
 
-# The session, the user, their profile (language and time zone), the count of the
-# games the filters match, the page of games (with their terms, hosts, seats taken
-# and the reader's seat), and the games waiting for the reader (the tab's title).
-LOBBY_QUERIES = 6
+# The session, the user, their profile (language and time zone), the reader's seats
+# among the page's games, and the games waiting for the reader (the tab's title);
+# read afresh, also the count of the games the filters match and the page of games
+# (with their terms, hosts and seats taken).
+LOBBY_QUERIES_CACHED = 5
+LOBBY_QUERIES = LOBBY_QUERIES_CACHED + 2
 
 
 def test_a_lobby_page_costs_the_same_few_queries_with_three_or_thirty_games(client, settings):
     settings.LOBBY_GAMES_PER_HOST = 3
-    few = lobby_queries(client, 3, "a")
-    many = lobby_queries(client, 30, "b")
+    few, few_cached = lobby_queries(client, 3, "a")
+    many, many_cached = lobby_queries(client, 30, "b")
     listing = "\n".join(many)
-    assert len(few) == len(many) <= LOBBY_QUERIES, listing
+    assert len(few) == len(many) == LOBBY_QUERIES, listing
+    assert len(few_cached) == len(many_cached) == LOBBY_QUERIES_CACHED, "\n".join(many_cached)
+
+
+def test_the_cached_lobby_follows_every_seat_taken_or_freed_and_every_game_gone(client):
+    ana, ben, cai = (make_player(name) for name in ("Ana", "Ben", "Cai"))
+    game = open_game(ana, seats=3)
+    client.force_login(cai)
+
+    def listing() -> str:
+        return client.get(reverse("lobby")).content.decode()
+
+    assert "1 of 3 seats taken" in listing()
+    lobby.open_game_join(game_id=game.pk, user=ben)
+    assert "2 of 3 seats taken" in listing()
+    gathering.seat_leave(game=game, user=ben)
+    assert "1 of 3 seats taken" in listing()
+    lobby.open_game_join(game_id=game.pk, user=ben)
+    gathering.game_start(game=Game.objects.get(pk=game.pk), by=ana)
+    assert f'id="open-{game.pk}"' not in listing()
