@@ -85,11 +85,11 @@ def _log_problem(game: Game, rows: list) -> str | None:
         return f"its log has {len(rows)} events, its version says {game.version}"
     seated = {seat_player(seat.position) for seat in game.seats.all()}
     head = ""
-    for seq, type, payload, stored_hash in rows:
+    for seq, event_type, payload, stored_hash in rows:
         named = {payload.get("data", {}).get("player"), *payload.get("seen_by", ())} - {None}
         if not named <= seated:
             return f"its event {seq} names {', '.join(sorted(named - seated))}, who has no seat"
-        head = event_hash(head, game_id=game.pk, seq=seq, type=type, payload=payload)
+        head = event_hash(head, game_id=game.pk, seq=seq, type=event_type, payload=payload)
         if head != stored_hash:
             return f"its event {seq} does not match the log's hash chain: the row was changed"
     if head != game.log_hash:

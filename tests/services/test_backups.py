@@ -121,14 +121,20 @@ def test_a_backup_restores_games_that_verify_play_on_and_email_their_players(
     assert Game.objects.get(pk=played.pk).version == version
 
 
-def test_a_restore_into_a_database_that_is_not_empty_is_refused(ana, ben, tmp_path):
-    started_game(ana, ben)
+def test_a_restore_into_a_database_that_is_not_empty_is_refused_unless_it_replaces_it(ana, ben, cai, tmp_path):
+    kept = started_game(ana, ben)
     backup = tmp_path / "site.dump"
     call_command("backup", backup)
+    later = started_game(ben, cai)
     events = Event.objects.count()
     with pytest.raises(CommandError, match=r"is not empty \(it has \d+ tables\): nothing was restored"):
         call_command("restore", backup)
     assert Event.objects.count() == events
+
+    call_command("restore", backup, "--replace")
+    assert list(Game.objects.values_list("pk", flat=True)) == [kept.pk]  # as the backup had it
+    assert not Event.objects.filter(game_id=later.pk).exists()
+    call_command("verify_games")
 
 
 def test_a_restore_of_a_missing_or_broken_file_changes_nothing(ana, ben, tmp_path, new_database):
