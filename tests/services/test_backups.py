@@ -7,7 +7,12 @@ is missing or not a backup, changing nothing."""
 
 import contextlib
 import json
+import os
+import sqlite3
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -21,7 +26,7 @@ from coupsite.celery import app
 from games.models import Event, Game
 from outbox.models import Message
 from tests.players import awaited, make_player, started_game
-from tests.worker import database_url
+from tests.worker import ROOT, database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -167,3 +172,26 @@ def test_a_failed_backup_leaves_no_file(tmp_path):
     with pytest.raises(CommandError, match="pg_dump failed"), connected_to("no_such_database"):
         call_command("backup", tmp_path / "site.dump")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_embedded_sqlite_database_backs_up_and_restores_the_same_way(tmp_path):
+    def manage(*arguments: str, database: Path) -> subprocess.CompletedProcess:
+        environment = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"}
+        return subprocess.run(
+            [sys.executable, "manage.py", *arguments], cwd=ROOT, env=environment, capture_output=True, text=True
+        )
+
+    site, copy = tmp_path / "db.sqlite3", tmp_path / "restored.sqlite3"
+    assert manage("migrate", database=site).returncode == 0
+    backup = tmp_path / "site.sqlite3.backup"
+    assert manage("backup", str(backup), database=site).returncode == 0
+    (tmp_path / "junk").write_text("not a backup")
+    refused = manage("restore", str(tmp_path / "junk"), database=copy)
+    assert "is not a SQLite backup made by manage.py backup" in refused.stderr
+    assert manage("restore", str(backup), database=copy).returncode == 0
+    assert manage("migrate", "--check", database=copy).returncode == 0  # every migration is there
+    again = manage("restore", str(backup), database=copy)
+    assert again.returncode == 1 and "is not empty" in again.stderr
+    with sqlite3.connect(copy) as restored:  # the log's guards came with it
+        triggers = {name for (name,) in restored.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    assert {"games_event_no_update", "games_event_no_delete"} <= triggers
