@@ -149,6 +149,8 @@ bench: dovecot $(VENV)/.installed $(VENV)/.installed-bench
 	$(DEV) DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/coup_bench}" $(VENV_PY) benchmarks/lobby.py --migrate
 	@# The load benchmark makes (and drops) its own database and gunicorn; see its docstring.
 	$(VENV_PY) benchmarks/load.py
+	@# The backup benchmark makes (and drops) two scratch databases of its own.
+	$(VENV_PY) benchmarks/backup.py
 
 check: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

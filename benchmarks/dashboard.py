@@ -38,6 +38,7 @@ from django.utils import timezone  # noqa: E402
 
 from accounts.models import profile_of  # noqa: E402
 from benchmarks.pages import render  # noqa: E402
+from games.chain import events_chain  # noqa: E402
 from games.engine.dealer import SeededDealer  # noqa: E402
 from games.engine.seats import seat_players, seat_position  # noqa: E402
 from games.kinds import KINDS  # noqa: E402
@@ -113,9 +114,10 @@ def build_finished(rng, me, others, count: int) -> float:
             winner=winner,
         )
         Seat.objects.bulk_create(Seat(game=game, user=user, position=position) for position, user in enumerate(table))
-        Event.objects.bulk_create(
-            Event(game=game, seq=seq, type=event.type, payload=event.to_json()) for seq, event in enumerate(events)
-        )
+        rows = [Event(game=game, seq=seq, type=event.type, payload=event.to_json()) for seq, event in enumerate(events)]
+        events_chain(game, rows)
+        Event.objects.bulk_create(rows)
+        game.save(update_fields=["log_hash"])
         start = time.perf_counter()
         game_results_record(game=game)
         game.save(update_fields=["moves"])

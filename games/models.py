@@ -54,6 +54,8 @@ class Game(models.Model):
     reminded_version = models.IntegerField(default=-1, help_text="the last version a reminder went out for")
     # The engine state at ``version``: a cache of the log, always equal to a replay.
     snapshot = models.JSONField(null=True, blank=True, editable=False)
+    # The hash of the log's last event (``games.chain``): the link the next append extends.
+    log_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
     join_token = models.CharField(max_length=32, default=new_token, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -194,6 +196,8 @@ class Event(models.Model):
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)
     payload = models.JSONField()
+    # sha256 of the previous event's hash and this row's content (``games.chain``).
+    hash = models.CharField(max_length=64, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Profile, profile_of
+from games.chain import events_chain
 from games.engine.seats import seat_position
 from games.kinds import KINDS
 from games.kinds.coup.models import preferences_of
@@ -83,11 +84,13 @@ def expired_copies(model, count: int) -> list[int]:
             Seat.objects.bulk_create(
                 Seat(game=game, user_id=seat.user_id, position=seat.position) for game in games for seat in seats
             )
-            Event.objects.bulk_create(
-                Event(game=game, seq=event.seq, type=event.type, payload=event.payload)
-                for game in games
-                for event in events
-            )
+            rows = []
+            for game in games:
+                copied = [Event(game=game, seq=event.seq, type=event.type, payload=event.payload) for event in events]
+                events_chain(game, copied)  # each copy is a log of its own
+                rows += copied
+            Event.objects.bulk_create(rows)
+            Game.objects.bulk_update(games, ["log_hash"])
         ids += [game.pk for game in games]
     return ids
 
@@ -155,13 +158,15 @@ def blocked_foreign_aid(game, events: int):
             {"act": "allow"},
         )
         new += rules.play(state, player, command)
-    Event.objects.bulk_create(
+    rows = [
         Event(game=game, seq=game.version + index, type=event.type, payload=event.to_json())
         for index, event in enumerate(new)
-    )
+    ]
+    events_chain(game, rows)
+    Event.objects.bulk_create(rows)
     game.version += len(new)
     game.snapshot = rules.dump(state)
-    game.save(update_fields=["version", "snapshot"])
+    game.save(update_fields=["version", "log_hash", "snapshot"])
     return game
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from coupsite.rows import rows_insert, rows_update
+from games.chain import events_chain
 from games.engine.seats import seat_position
 from games.kinds import KINDS
 from games.models import ChatMessage, Event, Game, Seat, SeatChange
@@ -299,6 +300,7 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
         Event(game=game, seq=before + index, type=event.type, payload=event.to_json())
         for index, event in enumerate(events)
     ]
+    events_chain(game, rows)
     game.version += len(events)
     game.snapshot = rules.dump(state)
     if rules.is_over(state):
@@ -323,9 +325,10 @@ def events_prepare(game: Game, state, events, *, seats: list | None = None) -> A
 # The columns of a game that appending events changes (``events_prepare``):
 # written alone, so that a mark for attention or a reminder's claim, made
 # without the game's lock, is never overwritten.
-CLOCK_FIELDS = ("version", "snapshot", "deadline_at", "deadline_seconds", "paused_remaining", "clock_held")
+CLOCK_FIELDS = ("version", "log_hash", "snapshot", "deadline_at", "deadline_seconds", "paused_remaining", "clock_held")
 FINISHED_FIELDS = (
     "version",
+    "log_hash",
     "snapshot",
     "status",
     "finished_at",
