@@ -16,8 +16,9 @@ from accounts.models import Holiday, MailFailure, profile_of
 from games.models import ChatMessage, Event, Follow, Game, Invitation, SeatChange, SeatResult
 from games.services import gathering, play
 from ratings.models import Rating, RatingChange
-from tests.players import PASSWORD, gathering_game, make_player, started_game
+from tests.players import gathering_game, make_player, started_game
 from tests.traces import database_traces, mail_traces, redis_traces
+from tests.web.test_accounts import sign_up
 
 NAME = "Zephyrine Quoll"
 ADDRESS = "zephyrine.quoll@example.org"
@@ -135,10 +136,8 @@ def test_deleting_twice_is_refused_without_harm(players):
 def test_the_address_can_sign_up_again_as_a_new_person(players, client, smtp):
     zephyrine, _bob, _cid = players
     account_delete(user=zephyrine)
-    response = client.post(
-        reverse("account_signup"), {"email": ADDRESS, "password1": PASSWORD, "password2": PASSWORD}
-    )
+    response = sign_up(client, email=ADDRESS, name="Zed")
     assert response.status_code == 302
     newcomer = get_user_model().objects.get(email=ADDRESS)
-    assert newcomer.pk != zephyrine.pk and profile_of(newcomer).display_name == ""
+    assert newcomer.pk != zephyrine.pk and profile_of(newcomer).display_name == "Zed"
     assert smtp.wait_for(to=ADDRESS)
