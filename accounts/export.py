@@ -1,5 +1,5 @@
 """A player's data, to take away: one zip holding ``data.json`` and ``README.md``,
-the description of its fields (``templates/accounts/export-readme.md``).
+the description of its fields (``templates/accounts/export-readme.txt``).
 
 A zip rather than the JSON alone: the README travels with the data it explains,
 readable without any program, and years of games compress to a tenth of their
@@ -72,7 +72,7 @@ def data_archive(user) -> bytes:
     """The zip of ``user``'s data, its texts in their language."""
     with translation.override(profile_of(user).language):
         data = player_data(user)
-        readme = render_to_string("accounts/export-readme.md", {"format": EXPORT_FORMAT})
+        readme = render_to_string("accounts/export-readme.txt", {"format": EXPORT_FORMAT})
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("data.json", json.dumps(data, ensure_ascii=False, indent=1, default=str))
