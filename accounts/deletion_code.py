@@ -36,7 +36,7 @@ def deletion_code_sent(session) -> bool:
 
 
 def deletion_code_check(*, session, user, code: str) -> str:
-    """"" when ``code`` is the one sent to ``user``; else why not: "none" (none
+    """ "" when ``code`` is the one sent to ``user``; else why not: "none" (none
     asked for, or used up), "expired", "wrong"."""
     sent = session.get(SESSION_KEY)
     if sent is None:

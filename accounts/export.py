@@ -129,7 +129,13 @@ def player_data(user) -> dict:
             for rating in Rating.objects.filter(user=user).order_by("kind")
         ],
         "rating_changes": [
-            {"game": c.game_id, "kind": c.kind, "at": c.finished_at.isoformat(), "before": c.shown_before, "after": c.shown_after}
+            {
+                "game": c.game_id,
+                "kind": c.kind,
+                "at": c.finished_at.isoformat(),
+                "before": c.shown_before,
+                "after": c.shown_after,
+            }
             for c in RatingChange.objects.filter(user=user).order_by("id")
         ],
     }
@@ -193,15 +199,16 @@ def export_token(export: DataExport) -> str:
 
 @dataclass(frozen=True)
 class ExportLink:
-    """What a download link gives its reader: the export, or why not (``problem``:
-    "expired", "not yours", "invalid", "not ready")."""
+    """What a download link gives its reader: the zip and its file name, or why
+    not (``problem``: "expired", "not yours", "invalid", "not ready")."""
 
-    export: DataExport | None = None
+    archive: bytes = b""
+    filename: str = ""
     problem: str = ""
 
 
 def export_link_read(token: str, reader) -> ExportLink:
-    """The export ``token`` names, if ``reader`` owns it and it is still kept."""
+    """The zip ``token`` names, if ``reader`` owns it and it is still kept."""
     try:
         signed = signing.loads(token, salt=EXPORT_SALT, max_age=EXPORT_KEPT)
     except signing.SignatureExpired:
@@ -213,6 +220,7 @@ def export_link_read(token: str, reader) -> ExportLink:
     export = DataExport.objects.filter(pk=signed["e"], user=reader).first()
     if export is None:
         return ExportLink(problem="expired")
-    if export.ready_at is None:
+    if export.ready_at is None or export.archive is None:
         return ExportLink(problem="not ready")
-    return ExportLink(export=export)
+    filename = f"coup-by-email-data-{export.ready_at:%Y-%m-%d}.zip"
+    return ExportLink(archive=bytes(export.archive), filename=filename)

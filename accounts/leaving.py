@@ -42,8 +42,8 @@ from django.db.models import Q
 from accounts.bounces import normalized
 from accounts.models import AddressOptOut, EmailMode, MailFailure, Profile, SentEmail
 from games import history
-from games.models import Game, Invitation, Seat, SeatChange, SeatResult
 from games.kinds import KINDS
+from games.models import Game, Invitation, Seat, SeatChange, SeatResult
 from games.selectors import game_state, seats_of
 from games.services import notifications
 from games.services.errors import ServiceError

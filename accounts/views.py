@@ -26,8 +26,7 @@ from accounts.deletion_code import DELETION_CODE_MINUTES, deletion_code_check, d
 from accounts.export import EXPORT_KEPT, data_export_request, export_link_read, export_token
 from accounts.forms import HolidayForm, ProfileForm
 from accounts.leaving import AccountGone, account_delete
-from accounts.models import DataExport
-from accounts.models import HOLIDAY_DAYS_PER_YEAR, Holiday, profile_of, validate_time_zone
+from accounts.models import HOLIDAY_DAYS_PER_YEAR, DataExport, Holiday, profile_of, validate_time_zone
 from accounts.selectors import holiday_days_left, holidays_ahead
 from accounts.services import profile_language_set
 from games.kinds import KINDS
@@ -298,7 +297,7 @@ def data_export(request):
 def data_export_download(request, token: str):
     """The zip of an export, to its owner only, while its link lasts."""
     link = export_link_read(token, request.user)
-    if link.export is None:
+    if link.problem:
         problems = {
             "expired": _("This download link has expired. Ask for your data again: it takes a minute or two."),
             "not yours": _(
@@ -310,7 +309,6 @@ def data_export_download(request, token: str):
         statuses = {"expired": 410, "not yours": 403, "invalid": 404, "not ready": 409}
         context = {"problem": problems[link.problem]}
         return render(request, "accounts/data_export.html", context, status=statuses[link.problem])
-    stamp = link.export.ready_at.strftime("%Y-%m-%d")
-    response = HttpResponse(bytes(link.export.archive), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="coup-by-email-data-{stamp}.zip"'
+    response = HttpResponse(link.archive, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{link.filename}"'
     return response

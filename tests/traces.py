@@ -25,7 +25,7 @@ def database_traces(needles: list[str]) -> list[str]:
         columns = cursor.fetchall()
         for table, column, data_type in columns:
             # bytea (a data export's zip) is compressed: it goes with its owner, checked by its row.
-            value = f'convert_from("{column}", \'SQL_ASCII\')' if data_type == "bytea" else f'"{column}"::text'
+            value = f"convert_from(\"{column}\", 'SQL_ASCII')" if data_type == "bytea" else f'"{column}"::text'
             for needle in needles:
                 cursor.execute(f'SELECT count(*) FROM "{table}" WHERE lower({value}) LIKE %s', [f"%{needle.lower()}%"])
                 if cursor.fetchone()[0]:

@@ -1,7 +1,7 @@
 """Deleting an account (``accounts.leaving``): the person goes, everywhere the site
 keeps anything; every other player's games, replays and statistics stay whole."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from allauth.account.models import EmailAddress

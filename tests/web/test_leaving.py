@@ -16,7 +16,7 @@ from accounts.models import DataExport
 from games.kinds import KINDS
 from games.models import Event
 from games.services import play
-from tests.players import PASSWORD, make_player, started_game
+from tests.players import PASSWORD, started_game
 from tests.worker import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,8 +51,12 @@ def test_an_account_without_password_confirms_with_an_emailed_code(client, ana, 
     assert refused.status_code == 400 and "Ask for a code first" in refused.content.decode()
     client.post(reverse("account_delete"), {"action": "send-code"})
     email = smtp.wait_for(to=ana.email, subject_contains="code")
-    code = next(word.strip(".:") for word in email.text.split() if word.strip(".:").isdigit() and len(word.strip(".:")) == 6)
-    wrong = client.post(reverse("account_delete"), {"action": "delete", "code": "000000" if code != "000000" else "111111"})
+    code = next(
+        word.strip(".:") for word in email.text.split() if word.strip(".:").isdigit() and len(word.strip(".:")) == 6
+    )
+    wrong = client.post(
+        reverse("account_delete"), {"action": "delete", "code": "000000" if code != "000000" else "111111"}
+    )
     assert wrong.status_code == 400 and "That is not the code" in wrong.content.decode()
     response = client.post(reverse("account_delete"), {"action": "delete", "code": code}, follow=True)
     assert "Account deleted" in response.content.decode()
@@ -73,7 +77,9 @@ def test_deleting_with_the_password_signs_out_and_a_second_click_is_told(client,
 
 
 def _archive(response) -> tuple[dict, str]:
-    with zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content) if response.streaming else response.content)) as archive:
+    with zipfile.ZipFile(
+        io.BytesIO(b"".join(response.streaming_content) if response.streaming else response.content)
+    ) as archive:
         return json.loads(archive.read("data.json")), archive.read("README.md").decode()
 
 
@@ -84,7 +90,7 @@ def test_the_data_holds_the_games_as_the_players_seat_saw_them(client, ana, ben,
     client.post(reverse("data_export"))
     email = smtp.wait_for(to=ana.email, subject_contains="ready")
     link = next(link for link in email.links if "/profile/data/" in link)
-    response = client.get(link[link.index("/accounts/"):])
+    response = client.get(link[link.index("/accounts/") :])
     assert response["Content-Type"] == "application/zip"
     data, readme = _archive(response)
     assert data["profile"]["email"] == ana.email and "`games`" in readme
@@ -95,7 +101,9 @@ def test_the_data_holds_the_games_as_the_players_seat_saw_them(client, ana, ben,
     for stored, given in zip(Event.objects.filter(game=game).order_by("seq"), exported["events"], strict=True):
         secret = stored.payload.get("secret") or {}
         if "p1" not in stored.payload.get("seen_by", []):
-            assert not any(given.get(key) == value for key, value in secret.items() if key not in stored.payload["data"])
+            assert not any(
+                given.get(key) == value for key, value in secret.items() if key not in stored.payload["data"]
+            )
     rules = KINDS[game.kind].rules
     state = rules.replay(Event.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
     assert exported["your_view"] == json.loads(json.dumps(rules.view(state, "p1")))
