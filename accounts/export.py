@@ -30,7 +30,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from accounts.models import DataExport, Holiday, profile_of
-from games import history
 from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
 from games.models import Block, ChatMessage, Follow, Seat, SeatResult
@@ -142,7 +141,8 @@ def player_data(user) -> dict:
 
 
 def _seats(user) -> list[Seat]:
-    return list(Seat.objects.filter(user=user).select_related("game").order_by("game__created_at", "game_id"))
+    seats = Seat.objects.filter(user=user).select_related("game", "result")
+    return list(seats.order_by("game__created_at", "game_id"))
 
 
 def _game_data(seat: Seat) -> dict:
@@ -151,7 +151,7 @@ def _game_data(seat: Seat) -> dict:
     seats = seats_of(game)
     stored = list(game.events.order_by("seq").values_list("seq", "payload", "created_at"))
     events = [EngineEvent.from_json(payload) for _seq, payload, _at in stored]
-    result = SeatResult.objects.filter(seat=seat).first()
+    result = getattr(seat, "result", None)
     data = {
         "id": game.pk,
         "game": game.kind,
@@ -173,7 +173,9 @@ def _game_data(seat: Seat) -> dict:
     if events:
         state = rules.replay(events)
         data["your_view"] = rules.view(state, seat.player)
-        told = history.full(game, seat.player, own_names(seats), stand_ins_of(game, seats))
+        # Told from the events read above, as ``history.full`` tells them from the log.
+        logged = [{**payload, "seq": seq} for seq, payload, _at in stored]
+        told = KINDS[game.kind].history.lines(logged, seat.player, own_names(seats), stand_ins_of(game, seats))
         data["history"] = [line.text for line in told]
     return data
 

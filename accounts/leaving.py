@@ -76,6 +76,9 @@ def account_delete(*, user) -> str:
         Seat.objects.filter(user=user).update(user=former)
         Game.objects.filter(host=user).update(host=former)
         Game.objects.filter(winner=user).update(winner=former)
+        for game in Game.objects.filter(pk__in=game_ids, options__first_user=user.pk):
+            game.options["first_user"] = former.pk  # a rematch's first player, by account
+            game.save(update_fields=["options"])
         SeatResult.objects.filter(user=user).update(user=former)
         # Kept so that recomputing the ratings (``manage.py rerate``) moves every
         # other player's as it did; the former player's account gets no rating.
