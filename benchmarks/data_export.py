@@ -8,7 +8,9 @@ database, no email or task leaves), a player with ``--finished`` finished games
 ``benchmarks/dashboard.py``) and ``--active`` games in play, with a line of table
 talk in each, then builds their export as the worker does
 (``accounts.export.data_archive``) and prints the zip's size, the size of the JSON
-inside it, and the time it took. The last line is JSON. Point DATABASE_URL at a
+inside it, and the time it took; then deletes the account (``accounts.leaving``:
+its active games resigned or handed to stand-in bots) and prints the time that
+took. The last line is JSON. Point DATABASE_URL at a
 migrated scratch database (``--migrate`` migrates it first).
 """
 
@@ -34,6 +36,7 @@ from django.db import transaction  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from accounts.export import data_archive  # noqa: E402
+from accounts.leaving import account_delete  # noqa: E402
 from benchmarks.dashboard import Rollback, build_active, build_finished, make_users  # noqa: E402
 from games.models import ChatMessage, Game  # noqa: E402
 
@@ -73,6 +76,10 @@ def main(argv=None):
                 f"export of a player with {games} games: zip {len(archive) / 1e6:.2f} MB "
                 f"(data.json {len(data) / 1e6:.1f} MB), built in {result['build_s']} s"
             )
+            start = time.perf_counter()
+            account_delete(user=me)
+            result["delete_s"] = round(time.perf_counter() - start, 2)
+            print(f"deleting that account took {result['delete_s']} s")
             raise Rollback
     except Rollback:
         pass

@@ -13,8 +13,9 @@ from django.db import connection
 TEXT_TYPES = ("text", "character varying", "character", "json", "jsonb", "bytea")
 
 
-def database_traces(needles: list[str]) -> list[str]:
-    """``table.column`` for each place of the database that holds one of ``needles`` (any case)."""
+def database_traces(needles: list[str]) -> tuple[list[str], int]:
+    """``table.column`` for each place of the database that holds one of ``needles`` (any
+    case), and how many columns were searched."""
     found = []
     with connection.cursor() as cursor:
         cursor.execute(
@@ -24,8 +25,10 @@ def database_traces(needles: list[str]) -> list[str]:
         )
         columns = cursor.fetchall()
         for table, column, data_type in columns:
-            # bytea (a data export's zip) is compressed: it goes with its owner, checked by its row.
-            value = f"convert_from(\"{column}\", 'SQL_ASCII')" if data_type == "bytea" else f'"{column}"::text'
+            # Bytes read as text, any byte that is not printable escaped: what is written
+            # in them plainly is found (a data export's zip is compressed: it goes with its
+            # owner's account, as the test checks by its rows).
+            value = f"encode(\"{column}\", 'escape')" if data_type == "bytea" else f'"{column}"::text'
             for needle in needles:
                 cursor.execute(f'SELECT count(*) FROM "{table}" WHERE lower({value}) LIKE %s', [f"%{needle.lower()}%"])
                 if cursor.fetchone()[0]:
@@ -37,7 +40,8 @@ def database_traces(needles: list[str]) -> list[str]:
 
 
 def redis_traces(needles: list[str]) -> tuple[list[str], int]:
-    """Each Redis key (of the cache's and the broker's databases) whose value holds one of ``needles``."""
+    """Each Redis key (of the cache's and the broker's databases) whose value holds one of
+    ``needles``, and how many keys were read."""
     found, keys = [], 0
     for url in {settings.REDIS_URL, settings.CELERY_BROKER_URL}:
         client = redis.Redis.from_url(url)

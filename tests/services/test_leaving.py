@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.bounces import mail_failed, sent_email_recorded
+from accounts.export import data_export_request
 from accounts.leaving import AccountGone, account_delete
-from accounts.models import Holiday, MailFailure, profile_of
+from accounts.models import DataExport, Holiday, MailFailure, profile_of
 from games.models import ChatMessage, Event, Follow, Game, Invitation, SeatChange, SeatResult
 from games.services import gathering, play
 from ratings.models import Rating, RatingChange
@@ -74,6 +75,8 @@ def test_the_deleted_person_leaves_no_trace_and_the_others_games_stay_whole(play
     for game in (finished, with_stand_ins, resigned):  # the stories cached with her name
         assert NAME in bobs_browser.get(reverse("game", args=[game.pk])).content.decode()
     assert Rating.objects.filter(user=zephyrine).exists()
+    data_export_request(user=zephyrine)  # built at once (tasks run eagerly here): a zip naming her
+    assert DataExport.objects.filter(user=zephyrine, ready_at__isnull=False).exists()
     assert database_traces(NEEDLES)[0] and redis_traces(NEEDLES)[0]  # the search finds what is there
     smtp.clear()
 
@@ -99,6 +102,7 @@ def test_the_deleted_person_leaves_no_trace_and_the_others_games_stay_whole(play
     assert not joined.seats.filter(user=former).exists()
     assert not Invitation.objects.filter(email__iexact=ADDRESS).exists()
     assert ChatMessage.objects.filter(game=with_stand_ins).count() == 1
+    assert not DataExport.objects.exists()
     # Her browser is signed out; every other page names her seat by its new name.
     assert her_browser.get(reverse("profile")).status_code == 302
     for game in (finished, with_stand_ins, resigned):
