@@ -12,9 +12,11 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts import export
+from accounts.leaving import account_delete
 from accounts.models import DataExport
 from games.kinds import KINDS
-from games.models import Event
+from games.mail.tokens import answer_token
+from games.models import Event, Game
 from games.services import play
 from tests.players import PASSWORD, started_game
 from tests.worker import wait_for
@@ -133,3 +135,16 @@ def test_the_data_is_built_by_a_worker_and_its_link_emailed(client, ana, ben, ce
     email = smtp.wait_for(to=ana.email, subject_contains="ready", timeout=60)
     assert wait_for(lambda: DataExport.objects.filter(user=ana, ready_at__isnull=False).exists())
     assert any("/profile/data/" in link for link in email.links)
+
+
+def test_an_answer_link_emailed_before_the_deletion_plays_nothing(client, ana, ben):
+    game = started_game(ben, ana)  # stand-in bots: one plays her seat from now on
+    seat = game.seats.get(user=ana)
+    token = answer_token(seat, game.version, 0)
+    account_delete(user=ana)
+    version = Game.objects.get(pk=game.pk).version
+    for method in (client.get, client.post):
+        response = method(reverse("answer", args=[token]))
+        assert response.status_code == 409
+        assert "deleted their account" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).version == version
