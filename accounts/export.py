@@ -21,11 +21,12 @@ import io
 import json
 import zipfile
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 from allauth.account.models import EmailAddress
 from django.core import signing
 from django.db import transaction
+from django.db.models import Model
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -122,7 +123,7 @@ def player_data(user) -> dict:
             }
             for message in ChatMessage.objects.filter(user=user).order_by("created_at", "pk")
         ],
-        "statistics": statistics(user),
+        "statistics": _plain(statistics(user)),
         "ratings": [
             {"game": rating.kind, "rating": rating.shown, "rated_games": rating.games}
             for rating in Rating.objects.filter(user=user).order_by("kind")
@@ -138,6 +139,20 @@ def player_data(user) -> dict:
             for c in RatingChange.objects.filter(user=user).order_by("id")
         ],
     }
+
+
+def _plain(value):
+    """The statistics page's figures as plain JSON: names and numbers, never the
+    accounts the page links to (another player's account holds their login)."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items() if not isinstance(item, Model)}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value if not isinstance(item, Model)]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)  # a translated text, read in the player's language
 
 
 def _seats(user) -> list[Seat]:

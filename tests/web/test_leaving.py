@@ -86,6 +86,10 @@ def _archive(response) -> tuple[dict, str]:
 
 
 def test_the_data_holds_the_games_as_the_players_seat_saw_them(client, ana, ben, smtp):
+    ben.username = "bens-login"
+    ben.save()
+    finished = started_game(ana, ben, takeover=0)
+    play.game_resign(game=finished, user=ben)
     game = started_game(ana, ben)
     play.chat_post(game=game, user=ana, text="Hello from Ana")
     signed_in(client, ana)
@@ -96,8 +100,10 @@ def test_the_data_holds_the_games_as_the_players_seat_saw_them(client, ana, ben,
     assert response["Content-Type"] == "application/zip"
     data, readme = _archive(response)
     assert data["profile"]["email"] == ana.email and "`games`" in readme
-    [exported] = data["games"]
-    assert exported["your_seat"] == "p1" and exported["history"]
+    assert data["statistics"]["opponents"] == [{"name": "Ben", "games": 1, "ahead": 1, "behind": 0, "rate": 100}]
+    assert "bens-login" not in json.dumps(data) and ben.email not in json.dumps(data)
+    exported = data["games"][1]
+    assert exported["id"] == game.pk and exported["your_seat"] == "p1" and exported["history"]
     assert data["chat"][0]["text"] == "Hello from Ana"
     # Never a secret told to another seat: each event as the seat saw it.
     for stored, given in zip(Event.objects.filter(game=game).order_by("seq"), exported["events"], strict=True):
