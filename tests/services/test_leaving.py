@@ -14,10 +14,11 @@ from accounts.bounces import mail_failed, sent_email_recorded
 from accounts.export import data_export_request
 from accounts.leaving import AccountGone, account_delete
 from accounts.models import DataExport, Holiday, MailFailure, profile_of
+from games.mail import emails
 from games.models import ChatMessage, Event, Follow, Game, Invitation, SeatChange, SeatResult
 from games.services import gathering, play
 from ratings.models import Rating, RatingChange
-from tests.players import gathering_game, make_player, started_game
+from tests.players import awaited, gathering_game, make_player, started_game
 from tests.traces import database_traces, mail_traces, redis_traces
 from tests.web.test_accounts import sign_up
 
@@ -145,3 +146,15 @@ def test_the_address_can_sign_up_again_as_a_new_person(players, client, smtp):
     newcomer = get_user_model().objects.get(email=ADDRESS)
     assert newcomer.pk != zephyrine.pk and profile_of(newcomer).display_name == "Zed"
     assert smtp.wait_for(to=ADDRESS)
+
+
+def test_an_email_queued_for_her_before_the_deletion_goes_nowhere(players, smtp):
+    zephyrine, bob, _cid = players
+    game = started_game(zephyrine, bob)
+    seat = game.seats.get(user=zephyrine)
+    version = awaited(game)["p1"][1]
+    account_delete(user=zephyrine)
+    smtp.clear()
+    emails.send_decision(seat.pk, version)
+    emails.send_started(seat.pk)
+    assert smtp.messages == []
