@@ -90,6 +90,10 @@ class Profile(models.Model):
     # None): set and cleared with the holiday's start and end (the games' holiday
     # sweep), read by the clock and the emails from the profiles they load anyway.
     away_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # The account that keeps the seats of a person who deleted theirs
+    # (``accounts.leaving``): the number of its name, "Former player 4821". Drawn
+    # at random, never the deleted account's id, which their old links and pages showed.
+    former_number = models.PositiveIntegerField(null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         verbose_name = _("profile")
@@ -168,12 +172,18 @@ def stand_in_label(player: str, level: str) -> str:
     return gettext("%(player)s's bot (%(level)s)") % {"player": player, "level": BOT_LEVEL_NAMES.get(level, level)}
 
 
+def former_player_label(number: int) -> str:
+    return gettext("Former player %(number)d") % {"number": number}
+
+
 def display_name_of(user, *, profile=None) -> str:
     """The name shown for ``user``: their display name, else the start of their email
     address (never the whole address: other players must not learn it); a bot's
     name and level for a bot."""
     if profile is None:
         profile = Profile.objects.filter(user=user).first()
+    if profile is not None and profile.former_number is not None:
+        return former_player_label(profile.former_number)
     if profile is not None and profile.bot_level:
         return bot_label(profile.bot_level, profile.display_name)
     if profile is not None and profile.display_name:
@@ -290,3 +300,20 @@ class Holiday(models.Model):
 
     def __str__(self):
         return f"{self.user} away {self.first_day}..{self.last_day}"
+
+
+class DataExport(models.Model):
+    """A player's data as one file to download (``accounts.export``): built by a
+    worker, kept compressed here until ``EXPORT_KEPT`` after it is ready, and
+    offered only to its owner through a signed link that expires with it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="data_exports")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    archive = models.BinaryField(null=True, blank=True, editable=False, help_text="the zip: data.json and README.md")
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+    def __str__(self):
+        return f"export #{self.pk} of {self.user_id}"

@@ -1,16 +1,18 @@
 """The profile page (with each game kind's section of preferences, given by a task
-to the engine of every game in play, and the player's holidays), and a language
-switch that remembers the choice in the profile."""
+to the engine of every game in play, and the player's holidays), a language
+switch that remembers the choice in the profile, and leaving: one's data to
+download, and deleting one's account."""
 
 import zoneinfo
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -20,8 +22,11 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.bounces import mail_failure_lifted
+from accounts.deletion_code import DELETION_CODE_MINUTES, deletion_code_check, deletion_code_send, deletion_code_sent
+from accounts.export import EXPORT_KEPT, data_export_request, export_link_read, export_token
 from accounts.forms import HolidayForm, ProfileForm
-from accounts.models import HOLIDAY_DAYS_PER_YEAR, Holiday, profile_of, validate_time_zone
+from accounts.leaving import AccountGone, account_delete
+from accounts.models import HOLIDAY_DAYS_PER_YEAR, DataExport, Holiday, profile_of, validate_time_zone
 from accounts.selectors import holiday_days_left, holidays_ahead
 from accounts.services import profile_language_set
 from games.kinds import KINDS
@@ -199,4 +204,111 @@ def set_language(request):
     codes = {code for code, _name in settings.LANGUAGES}
     if request.user.is_authenticated and language in codes:
         profile_language_set(user=request.user, language=language)
+    return response
+
+
+# ---- leaving, and one's data ---------------------------------------------------------------
+
+# Set in the session left after a deletion: a second click, or the form sent again
+# from another tab, is told the account is gone rather than asked to sign in.
+DELETED_KEY = "accounts.deleted_as"
+
+
+def account_delete_page(request):
+    """What deleting one's account does, and the form that does it: confirmed with
+    the password, or, for an account without one, with a code emailed on asking."""
+    if not request.user.is_authenticated:
+        if DELETED_KEY in request.session:
+            return _deleted_page(request, already=True)
+        return redirect(f"{reverse('account_login')}?next={reverse('account_delete')}")
+    user = request.user
+    by_password = user.has_usable_password()
+    error = ""
+    if request.method == "POST" and request.POST.get("action") == "send-code" and not by_password:
+        with transaction.atomic():
+            deletion_code_send(session=request.session, user=user)
+        messages.success(request, _("A code is on its way to %(address)s.") % {"address": user.email})
+        return redirect("account_delete")
+    if request.method == "POST":
+        error = _confirmation_refused(request, by_password)
+        if not error:
+            try:
+                name = account_delete(user=user)
+            except AccountGone:
+                name = ""
+            logout(request)
+            request.session[DELETED_KEY] = name
+            return redirect("account_deleted")
+    context = {
+        "by_password": by_password,
+        "code_sent": deletion_code_sent(request.session),
+        "code_minutes": DELETION_CODE_MINUTES,
+        "error": error,
+    }
+    return render(request, "accounts/delete.html", context, status=400 if error else 200)
+
+
+def _confirmation_refused(request, by_password: bool) -> str:
+    """Why the confirmation typed is refused, or "" when it is right."""
+    if by_password:
+        if not request.user.check_password(request.POST.get("password", "")):
+            return _("That is not your password. Your account is not deleted.")
+        return ""
+    problem = deletion_code_check(session=request.session, user=request.user, code=request.POST.get("code", ""))
+    return {
+        "": "",
+        "none": _("Ask for a code first: it is emailed to you."),
+        "expired": _("That code has expired, or was tried too many times: ask for a new one."),
+        "wrong": _("That is not the code we sent. Your account is not deleted."),
+    }[problem]
+
+
+def account_deleted(request):
+    """The page after a deletion."""
+    return _deleted_page(request, already=False)
+
+
+def _deleted_page(request, *, already: bool):
+    name = request.session.get(DELETED_KEY)
+    if name is None:
+        return redirect("home")
+    return render(request, "accounts/deleted.html", {"name": name, "already": already}, status=410 if already else 200)
+
+
+@login_required
+def data_export(request):
+    """Ask for one's data; the latest export asked for, with its link once ready."""
+    if request.method == "POST":
+        data_export_request(user=request.user)
+        messages.success(
+            request, _("Your data is being prepared. We will email you a link when it is ready; it is also here.")
+        )
+        return redirect("data_export")
+    latest = DataExport.objects.filter(user=request.user).defer("archive").first()
+    context = {
+        "export": latest,
+        "download_url": reverse("data_export_download", args=[export_token(latest)]) if latest else "",
+        "days": EXPORT_KEPT.days,
+    }
+    return render(request, "accounts/data_export.html", context)
+
+
+@login_required
+def data_export_download(request, token: str):
+    """The zip of an export, to its owner only, while its link lasts."""
+    link = export_link_read(token, request.user)
+    if link.problem:
+        problems = {
+            "expired": _("This download link has expired. Ask for your data again: it takes a minute or two."),
+            "not yours": _(
+                "This download link belongs to another account. Sign in as its owner, or ask for your own data."
+            ),
+            "invalid": _("This download link is not valid: copy the whole link from the email."),
+            "not ready": _("Your data is still being prepared: we will email you when it is ready."),
+        }
+        statuses = {"expired": 410, "not yours": 403, "invalid": 404, "not ready": 409}
+        context = {"problem": problems[link.problem]}
+        return render(request, "accounts/data_export.html", context, status=statuses[link.problem])
+    response = HttpResponse(link.archive, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{link.filename}"'
     return response

@@ -28,3 +28,10 @@ class RedisCache(redis.RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = KeptClients
+
+    def delete_matching(self, pattern: str) -> int:
+        """Delete the keys matching ``pattern`` (a key with ``*`` wildcards); their
+        count. Scanned in steps, so the server serves other clients meanwhile."""
+        client = self._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=self.make_and_validate_key(pattern), count=1000))
+        return client.delete(*keys) if keys else 0

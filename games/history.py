@@ -146,6 +146,18 @@ def full(game: Game, viewer: str | None, names: dict, stand_ins: dict | None = N
     return KINDS[game.kind].history.lines(events, viewer, names, stand_ins)
 
 
+def forget(game_ids) -> None:
+    """Drop every story cached for the games ``game_ids``: told with a player's name
+    that no longer is theirs (they deleted their account), they are told again with
+    the names of now. Only a shared cache (Redis) can be searched; a process's own
+    memory (the development default) forgets them within ``CACHE_SECONDS``."""
+    delete_matching = getattr(cache, "delete_matching", None)
+    if delete_matching is None:
+        return
+    for game_id in game_ids:
+        delete_matching(f"history:{game_id}:*")
+
+
 def _continued(told: History, game: Game, log: "_Log") -> History:
     """``told`` continued with the stored events after it, up to the game's version.
     The tellers only read the events, so several viewers' stories may be continued

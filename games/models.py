@@ -171,6 +171,7 @@ class SeatChange(models.Model):
         ASKED = "asked", _("asked for it")
         AWAY = "away", _("went on holiday")
         BACK = "back", _("came back")
+        LEFT = "left", _("deleted their account")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="changes")

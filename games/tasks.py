@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.bounces import sent_emails_forget
+from accounts.export import data_export_build
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
@@ -54,6 +55,12 @@ def _bot_answered(*, game: Game, seat_id: int, version: int) -> bool:
     except ServiceError:  # the decision passed, a person plays the seat, or the game ended
         return False
     return True
+
+
+@shared_task(ignore_result=True)
+def build_data_export(export_id: int) -> bool:
+    """Build a player's data to download (``accounts.export``), then email its link."""
+    return data_export_build(export_id=export_id)
 
 
 @shared_task(ignore_result=True)

@@ -22,7 +22,7 @@ from itertools import groupby
 
 from django.db import connection, transaction
 
-from accounts.models import profile_of
+from accounts.models import Profile, profile_of
 from games.kinds import KINDS
 from games.models import Game, SeatResult
 from ratings.models import Rating, RatingChange
@@ -82,11 +82,18 @@ def game_rate(*, game: Game, results: Sequence[SeatResult]) -> list[RatingChange
 
 
 def _ratings_write(kind: str, standings: dict[int, tuple[Skill, int]]) -> None:
-    """Set each user's ``Rating`` of ``kind`` to their (skill, rated games)."""
+    """Set each user's ``Rating`` of ``kind`` to their (skill, rated games); a
+    former player (``accounts.leaving``) has none, so no leaderboard lists them."""
+    former = set(
+        Profile.objects.filter(user_id__in=list(standings), former_number__isnull=False).values_list(
+            "user_id", flat=True
+        )
+    )
     Rating.objects.bulk_create(
         [
             Rating(user_id=user, kind=kind, mu=skill.mu, sigma=skill.sigma, shown=skill.shown, games=games)
             for user, (skill, games) in standings.items()
+            if user not in former
         ],
         update_conflicts=True,
         unique_fields=["user", "kind"],

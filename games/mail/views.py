@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.mail import address_opt_in, address_opt_out, address_scope
-from accounts.models import AddressOptOut
+from accounts.models import AddressOptOut, profile_of
 from accounts.selectors import account_by_id
 from accounts.services import profile_emails_stop
 from games.kinds import KINDS
@@ -44,6 +44,9 @@ def answer(request, token):
     if seat is None:
         return render(request, "games/answer.html", {"error": _("This game no longer exists.")}, status=404)
     game = seat.game
+    if profile_of(seat.user).former_number is not None:
+        # Emailed before its player deleted their account: it shows and plays nothing.
+        return _passed(request, game, _("This seat's player deleted their account: nobody may play it for them."))
     table = table_for(game, seat.user)
     command = _chosen(table, signed)
     if command is None:

@@ -352,6 +352,8 @@ def game_rematch(*, game: Game, by) -> Game:
         )
         rematch.options["rematch_of"] = game.pk
         for seat in game.seats.select_related("user__profile").exclude(user=by).order_by("position"):
+            if profile_of(seat.user).former_number is not None:
+                continue  # they deleted their account: nobody to invite
             level = profile_of(seat.user).bot_level  # a bot's own seat, not an absentee's stand-in
             if not level:
                 _invitation_to_account(game=rematch, by=by, user=seat.user)

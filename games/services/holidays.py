@@ -126,7 +126,7 @@ def holiday_stand_ins(game: Game, seats: list[Seat]) -> None:
     """At the start of ``game`` (locked; ``seats`` with their profiles): a bot
     stands in for each player away, where the game has stand-ins."""
     away = [seat for seat in seats if profile_of(seat.user).away_until is not None and not seat.bot_level]
-    if away and _stands_in(game):
+    if away and stands_in_for_absent(game):
         for seat in away:
             stand_in_begin(game, seat, SeatChange.Change.AWAY)
 
@@ -164,7 +164,7 @@ def _savepointed(*, game: Game, step, user_id: int) -> None:
 
 def _away(game: Game, seats: list[Seat], seat: Seat, state) -> None:
     """``seat``'s player went away: a bot plays for them, or their clock is held."""
-    if _stands_in(game) and not seat.bot_level:
+    if stands_in_for_absent(game) and not seat.bot_level:
         stand_in_begin(game, seat, SeatChange.Change.AWAY)
         version = _awaited_version(game, state, seat)
         if version is not None:
@@ -184,7 +184,7 @@ def _back(game: Game, seats: list[Seat], seat: Seat, state) -> None:
         notifications.decision_after_holiday(seat, version)
 
 
-def _stands_in(game: Game) -> bool:
+def stands_in_for_absent(game: Game) -> bool:
     """Whether a bot plays for a player on holiday in ``game``: its host chose
     stand-ins, and it is no practice game, which the bots would finish alone."""
     return bool(game.options.get("takeover", DEFAULT_TAKEOVER)) and not is_practice(game)

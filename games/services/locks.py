@@ -2,6 +2,7 @@
 
 from django.utils.translation import gettext as _
 
+from accounts.models import profile_of
 from games.engine.common import GameState
 from games.models import Game, Seat
 from games.selectors import game_state, seat_of, seats_of
@@ -29,6 +30,9 @@ def locked_table(game: Game | int, user) -> tuple[Game, list[Seat], Seat, GameSt
     seat = seat_of(game, user, seats)
     if seat is None:
         raise NotSeated(_("You have no seat at this game."))
+    if profile_of(seat.user).former_number is not None:
+        # Links emailed before its player deleted their account play for nobody.
+        raise NotSeated(_("This seat's player deleted their account: nobody may play it for them."))
     if game.status != Game.Status.ACTIVE:
         raise ServiceError(_("This game is not in play."))
     return game, seats, seat, game_state(game)

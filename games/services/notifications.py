@@ -136,6 +136,21 @@ def mail_test_requested(*, user) -> None:
     _queue("games.tasks.send_mail_test", user.pk)
 
 
+def data_export_requested(export) -> None:
+    """A player asked for their data (``accounts.export``): a worker builds it."""
+    _queue("games.tasks.build_data_export", export.pk)
+
+
+def data_export_ready(export) -> None:
+    """A player's data is ready: the email with its link."""
+    _queue("games.tasks.send_data_export_ready", export.pk)
+
+
+def deletion_code_requested(*, user, code: str) -> None:
+    """The code that confirms deleting ``user``'s account, for one without a password."""
+    _queue("games.tasks.send_deletion_code", user.pk, code)
+
+
 def preferences_changed(*, user) -> None:
     """``user`` saved new preferences for a game kind (call it in the transaction
     that saved them): queue ``tasks.give_standing_answers``, unless one is queued

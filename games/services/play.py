@@ -212,11 +212,11 @@ def deadlines_missed(game: Game, seats: list, players: set, version: int) -> lis
 def stand_in_begin(game: Game, seat: Seat, change: str, version: int | None = None) -> None:
     """A bot plays ``seat`` (``game`` locked) until its player is back, from
     ``version`` on (the game's: now); they are told once, unless it plays while
-    they are on holiday, which they know of."""
+    they are on holiday, which they know of, or for good since they left the site."""
     version = game.version if version is None else version
-    away = change == SeatChange.Change.AWAY
+    away = change in (SeatChange.Change.AWAY, SeatChange.Change.LEFT)
     seat.stand_in = settings.BOT_STAND_IN_LEVEL
-    seat.stand_in_told = away  # on holiday: no email of what the bot played either
+    seat.stand_in_told = away  # no email of what the bot played either
     seat.save(update_fields=["stand_in", "stand_in_told"])
     SeatChange.objects.create(game=game, seat=seat, version=version, change=change)
     seat.last_change = version  # as ``seats_of`` reads it, for the answer shown from these seats

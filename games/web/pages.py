@@ -275,6 +275,7 @@ def _seat_change_lines(game: Game, start: int, seats: list[Seat]) -> list[Line]:
         SeatChange.Change.ASKED: _("%(name)s asked for a bot: %(bot)s plays for them."),
         SeatChange.Change.AWAY: _("%(name)s is away on holiday: %(bot)s plays for them."),
         SeatChange.Change.BACK: _("%(name)s is back."),
+        SeatChange.Change.LEFT: _("%(name)s left the site: %(bot)s plays for them to the end."),
     }
     # The changes alone (no join): their players are among the seats already read.
     by_id = {seat.pk: seat for seat in seats}

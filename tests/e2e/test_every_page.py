@@ -14,6 +14,7 @@ from django.test import RequestFactory
 from django.utils import timezone, translation
 
 from accounts.bounces import mail_failed
+from accounts.export import data_export_request, export_token
 from accounts.models import MailFailure
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game
@@ -85,6 +86,7 @@ def _site(language: str) -> list[Visit]:
     holidays.holiday_plan(user=eve, first_day=today, last_day=today + timedelta(days=6))
     holidays.holiday_plan(user=eve, first_day=today + timedelta(days=30), last_day=today + timedelta(days=40))
     eve_away = started_game(dora, eve, takeover=0)
+    bens_data = data_export_request(user=ben)
     return [
         Visit("home", "/", None),
         Visit("sign up", "/accounts/signup/", None),
@@ -135,6 +137,9 @@ def _site(language: str) -> list[Visit]:
         Visit("holidays on the profile", "/accounts/profile/", "Eve"),
         Visit("email addresses", "/accounts/email/", "Ana"),
         Visit("password change", "/accounts/password/change/", "Ana"),
+        Visit("your data", "/accounts/profile/data/", "Ana"),
+        Visit("another's data", f"/accounts/profile/data/{export_token(bens_data)}/", "Ana", 403),
+        Visit("delete your account", "/accounts/profile/delete/", "Ana"),
         Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),
         Visit("sign out", "/accounts/logout/", "Ana"),
         Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana", 404),

@@ -1,7 +1,7 @@
 """One email of every kind the service sends, for the checks that hold for all of them
 (plain text without HTML entities, HTML readable on a phone, subjects that read right)."""
 
-from accounts.models import EmailMode, profile_of
+from accounts.models import DataExport, EmailMode, profile_of
 from games.mail import emails
 from games.models import SeatChange
 from games.services import bots, gathering, play
@@ -66,4 +66,6 @@ def every_email(smtp, language: str = "en") -> dict:
     play.game_resign(game=game, user=ben)
     capture("finished", lambda: emails.send_finished(cai_seat.pk))
     capture("mail-test", lambda: emails.send_mail_test(ana.pk))
+    capture("data-export", lambda: emails.send_data_export_ready(DataExport.objects.create(user=ana).pk))
+    capture("deletion-code", lambda: emails.send_deletion_code(ana.pk, "042917"))
     return sent

@@ -36,7 +36,7 @@ def labels_in(subject: str) -> int:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_subject_says_what_it_is_once_and_reads_back_as_written(db, smtp, language):
     sent = every_email(smtp, language)
-    assert len(sent) == 15
+    assert len(sent) == 17
     for kind, mail in sent.items():
         for subject in (mail.subject, header_as_written(mail.raw, "Subject")):
             assert subject == subject.strip(), (kind, subject)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from accounts.export import data_export_request, export_token
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game, Seat
 from games.services import gathering, play
@@ -45,6 +46,7 @@ FIELDS = [
     "password1",
     "password2",
     "code",
+    "action",
     "kind",
     "seat_count",
     "variants",
@@ -194,6 +196,7 @@ def world(ana, ben, cai, settings, routes_with):
             answer_token(seat, awaited(active)["p1"][1], 0),
             unsubscribe_token(ana),
             stop_token("zed@example.com"),
+            export_token(data_export_request(user=ana)),
         ],
     }
 

@@ -21,7 +21,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.models import EmailMode, Profile, profile_of
+from accounts.deletion_code import DELETION_CODE_MINUTES
+from accounts.export import EXPORT_KEPT, export_token
+from accounts.models import DataExport, EmailMode, Profile, profile_of
 from accounts.selectors import account_of_address
 from games import history
 from games.engine.seats import seat_player
@@ -466,6 +468,32 @@ def send_mail_test(user_id: int) -> None:
     language = profile_of(user).language
     context = {"game_url": absolute(reverse("home")), "address": user.email}
     Email("mail-test", user, context, language).send()
+
+
+# ---- leaving, and one's data ---------------------------------------------------------------
+
+
+@email_task
+def send_deletion_code(user_id: int, code: str) -> None:
+    """The code a player without a password types to confirm deleting their account."""
+    user = get_user_model().objects.select_related("profile").filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return  # deleted meanwhile
+    context = {"code": code, "minutes": DELETION_CODE_MINUTES, "delete_url": absolute(reverse("account_delete"))}
+    Email("deletion-code", user, context, profile_of(user).language).send()
+
+
+@email_task
+def send_data_export_ready(export_id: int) -> None:
+    """The link to a player's data, once a worker has built it."""
+    export = DataExport.objects.select_related("user__profile").filter(pk=export_id).first()
+    if export is None:
+        return  # its owner deleted their account meanwhile
+    context = {
+        "download_url": absolute(reverse("data_export_download", args=[export_token(export)])),
+        "days": EXPORT_KEPT.days,
+    }
+    Email("data-export", export.user, context, profile_of(export.user).language).send()
 
 
 # ---- the lobby -----------------------------------------------------------------------------
