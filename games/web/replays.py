@@ -130,19 +130,18 @@ def opinion_context(game: Game, seat, decision: SeatDecision, opinion: SecondOpi
         "version": decision.version,
         "asks": words.waits_for(decision.kind, decision.view, seat.player, names),
         "asked": opinion is not None,
-        "weighed": None,
     }
-    if opinion is not None and opinion.weighed is not None:
-        labeler = words.labeler(decision.view, seat.player, names, game.variants)
-        best = max(range(len(opinion.weighed)), key=lambda index: opinion.weighed[index]["score"])
-        context["weighed"] = [
-            {
-                "label": words.option_label(weighed["option"], labeler, decision.kind),
-                "percent": round(100 * weighed["score"]),
-                "best": index == best,
-            }
-            for index, weighed in enumerate(opinion.weighed)
-        ]
-        context["choice"] = context["weighed"][best]["label"]
-        context["worlds"] = opinion.worlds
-    return context
+    weighed: list[dict] | None = opinion.weighed if opinion is not None else None
+    if opinion is None or weighed is None:
+        return context
+    labeler = words.labeler(decision.view, seat.player, names, game.variants)
+    best = max(range(len(weighed)), key=lambda index: weighed[index]["score"])
+    options = [
+        {
+            "label": words.option_label(option["option"], labeler, decision.kind),
+            "percent": round(100 * option["score"]),
+            "best": index == best,
+        }
+        for index, option in enumerate(weighed)
+    ]
+    return {**context, "weighed": options, "choice": options[best]["label"], "worlds": opinion.worlds}
