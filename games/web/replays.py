@@ -24,6 +24,7 @@ from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
 from games.models import Game, SecondOpinion
 from games.selectors import events_of, own_names, player_names, seats_of, stand_ins_of
+from games.selectors.opinions import second_opinions_of
 from games.services.opinions import seat_decision
 from games.web.pages import with_seat_changes
 
@@ -104,10 +105,7 @@ def step_of(starts: list[int], seq: int) -> int:
 
 def opinions_of(game: Game, seat, decisions: list[SeatDecision], names: dict) -> list[dict]:
     """The template context of ``decisions`` of ``seat`` with their second opinions."""
-    asked = {
-        opinion.version: opinion
-        for opinion in SecondOpinion.objects.filter(game=game, seat=seat, version__in=[d.version for d in decisions])
-    }
+    asked = second_opinions_of(game, seat, [decision.version for decision in decisions])
     return [opinion_context(game, seat, decision, asked.get(decision.version), names) for decision in decisions]
 
 
@@ -116,7 +114,7 @@ def second_opinion_context(game: Game, seat, version: int) -> dict:
     on it; raises ``ServiceError`` (``seat_decision``) before the game is over or
     when the decision is not the seat's."""
     decision = seat_decision(game, seat, version)
-    opinion = SecondOpinion.objects.filter(game=game, seat=seat, version=version).first()
+    opinion = second_opinions_of(game, seat, [version]).get(version)
     return opinion_context(game, seat, decision, opinion, player_names(game))
 
 
