@@ -95,3 +95,16 @@ def test_an_opinion_asked_shows_as_pending_until_weighed(client, ana, ben, cai):
     assert opinions.second_opinion_give(opinion_id=opinion.pk)
     page = client.get(reverse("game_second_opinion", args=[game.pk, version]), **HTMX).content.decode()
     assert "The strong bot would have chosen:" in page and "hx-trigger" not in page
+
+
+def test_a_kobayakawa_decision_gets_its_opinion_in_its_own_words(client, ana, ben, cai, settings):
+    settings.SECOND_OPINION_WORLDS = 20
+    game = started_game(ana, ben, cai, kind="kobayakawa")
+    for _game in play_randomly(game, random.Random(4)):
+        pass
+    version = versions(game, ana)[0]
+    ask(client, ana, game, version, **HTMX)
+    assert opinions.second_opinion_give(opinion_id=SecondOpinion.objects.get(game=game, version=version).pk)
+    page = client.get(reverse("game_second_opinion", args=[game.pk, version]), **HTMX).content.decode()
+    assert "The strong bot would have chosen:" in page
+    assert page.count("<li") == len(SecondOpinion.objects.get(game=game, version=version).weighed) > 1
