@@ -1,7 +1,8 @@
 """A second opinion in a real browser: on a finished game's replay, Ana goes to a
 step where she had a decision to make, asks what the strong bot would have done,
 sees it being thought about, then (a real Celery worker weighs it) the bot's
-choice and each option's score. In English on a desktop, in Portuguese on a phone."""
+choice and each option's score, on a page axe finds no serious fault with. In
+English on a desktop, in Portuguese on a phone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from games.models import SecondOpinion
+from tests.e2e import axe
 from tests.e2e.helpers import log_in
 from tests.players import PASSWORD, make_player, play_randomly, started_game
 
@@ -53,6 +55,7 @@ def _asks_a_second_opinion(page, game, words: dict) -> None:
     page.reload()
     expect(page.locator(f"#opinion-{version} .second-opinion__choice")).to_contain_text(words["chosen"])
     assert SecondOpinion.objects.filter(game=game).count() == 1
+    assert axe.violations(page) == []
 
 
 def test_a_player_asks_the_strong_bots_opinion_on_a_replay(new_page, live_server, celery_worker):
