@@ -362,3 +362,9 @@ LOGGING = {
 BOT_DELAY_SECONDS = float(env_str("BOT_DELAY_SECONDS") or 2)
 BOT_BUDGET_SECONDS = float(env_str("BOT_BUDGET_SECONDS") or 1)
 BOT_STAND_IN_LEVEL = "easy"
+# A second opinion on a decision of a finished game (the replay's "what would the
+# strong bot have done?"): the deals of the unseen cards it imagines (a count, not a
+# time, so the answer is the same on any machine), and how many a player may ask
+# for in 24 hours (each keeps a worker busy for a second or two).
+SECOND_OPINION_WORLDS = env_int("SECOND_OPINION_WORLDS", 300)
+SECOND_OPINIONS_PER_DAY = env_int("SECOND_OPINIONS_PER_DAY", 20)

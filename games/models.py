@@ -364,3 +364,32 @@ class Follow(models.Model):
 
     def __str__(self):
         return f"{self.user_id} follows {self.game_id or self.followed_id}"
+
+
+class SecondOpinion(models.Model):
+    """What the strong bot would have done at one decision of a seat in a finished
+    game (``games/services/opinions.py``): asked by the seat's player on the
+    replay, weighed once by a worker and kept, so asking again costs nothing.
+    ``weighed`` is None while it waits for the worker, then each option the seat
+    had with its score: ``[{"option": {...}, "score": 0.41}, ...]``, in the order
+    the game listed them (the scores are from the seat's knowledge then, so the
+    row holds nothing the seat did not know)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="second_opinions")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="second_opinions")
+    version = models.PositiveIntegerField(help_text="the decision's version in the game")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="second_opinions")
+    asked_at = models.DateTimeField(auto_now_add=True)
+    weighed = models.JSONField(null=True, blank=True, help_text="[{option, score}] once weighed; null while queued")
+    worlds = models.PositiveIntegerField(default=0, help_text="the deals of the unseen cards imagined")
+    weighed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "version"], name="second_opinion_unique_decision")
+        ]
+        # The daily limit counts a player's latest asks.
+        indexes = [models.Index(fields=["asked_by", "-asked_at"], name="second_opinion_asker_recent")]
+
+    def __str__(self):
+        return f"{self.seat} decision {self.version}"

@@ -25,7 +25,18 @@ from accounts.export import data_export_build
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
-from games.services import bots, clock, holidays, lobby, notifications, play, preferences, presence, verification
+from games.services import (
+    bots,
+    clock,
+    holidays,
+    lobby,
+    notifications,
+    opinions,
+    play,
+    preferences,
+    presence,
+    verification,
+)
 from games.services.attention import game_isolated
 from games.services.errors import ServiceError
 from games.services.notifications import preferences_key
@@ -61,6 +72,13 @@ def _bot_answered(*, game: Game, seat_id: int, version: int) -> bool:
 def build_data_export(export_id: int) -> bool:
     """Build a player's data to download (``accounts.export``), then email its link."""
     return data_export_build(export_id=export_id)
+
+
+@shared_task(ignore_result=True)
+def give_second_opinion(opinion_id: int) -> bool:
+    """Weigh a second opinion asked for on a replay: nothing (False) when it is
+    gone or already weighed."""
+    return opinions.second_opinion_give(opinion_id=opinion_id)
 
 
 @shared_task(ignore_result=True)

@@ -8,7 +8,8 @@ It never receives the game's state, so no hidden card can reach its choice
 Monte Carlo over the worlds the seat cannot tell apart), and each kind's own
 ``bots.py`` (``games/kinds/<kind>/bots.py``) what it adds: its knowledge tracker,
 its easy rules, and any level of its own (classic Coup's adapter of coupml's
-rule-based AI). ``arena.py`` plays matches between levels. A game kind offers its
+rule-based AI). ``arena.py`` plays matches between levels; ``opinions.py`` weighs a
+seat's past decision for the replay's second opinion. A game kind offers its
 levels through its ``bots`` part (``Bots``).
 """
 

@@ -71,13 +71,28 @@ class StrongPlayer:
         options = knowledge.options()
         if len(options) == 1:
             return options[0]
+        totals, _worlds = self.totals(knowledge, options, rng, budget)
+        return options[max(range(len(options)), key=totals.__getitem__)]
+
+    def weigh(self, knowledge, rng, budget) -> list[tuple[dict, float]]:
+        """Each of the seat's options with its mean score over the worlds
+        imagined (0 to 1, as ``Playouts.score``): the reasons behind ``choose``,
+        for a player asking what the bot would have done."""
+        options = knowledge.options()
+        totals, worlds = self.totals(knowledge, options, rng, budget)
+        return [(option, total / worlds) for option, total in zip(options, totals, strict=True)]
+
+    def totals(self, knowledge, options, rng, budget) -> tuple[list[float], int]:
+        """The summed scores of ``options``, and how many worlds were imagined."""
         rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
         dump, load = rules.dump, rules.load
         more = budget.clock()
         totals = [0.0] * len(options)
+        worlds = 0
         while True:
             world = dump(knowledge.sample(rng))
             dice = rng.random()
+            worlds += 1
             for index, option in enumerate(options):
                 imagined = load(world)
                 imagined_rng = random.Random(dice)
@@ -94,4 +109,4 @@ class StrongPlayer:
                 totals[index] += playouts.score(imagined, seat)
             if not more():
                 break
-        return options[max(range(len(options)), key=totals.__getitem__)]
+        return totals, worlds

@@ -93,6 +93,11 @@ def bot_called(game: Game, seat: Seat, version: int) -> None:
     _queue("games.tasks.bot_answer", game.pk, seat.pk, version, eta=eta)
 
 
+def second_opinion_asked(opinion) -> None:
+    """A worker weighs the second opinion a player asked for on the replay."""
+    _queue("games.tasks.give_second_opinion", opinion.pk)
+
+
 def stand_in_began(seat: Seat) -> None:
     """Tell ``seat``'s player that a bot plays for them until they are back."""
     _queue("games.tasks.send_stand_in", seat.pk, "began", eta=held_until(profile_of(seat.user)))

@@ -12,11 +12,20 @@ the game, and the bots taking seats over). Its table is the state
 folded up to the event of the next sentence, so the bookkeeping that follows a
 sentence (who is awaited, a shuffle) is part of it. The log is read and folded
 once per request, only as far as the step shown: cheap for a single game.
+
+A step also lists the viewer's own decisions made during it, each with the strong
+bot's second opinion on it (``games.services.opinions``): asked for, waiting for
+a worker, or weighed. Their words are read from the viewer's own view at that
+decision, never the omniscient one: the opinion says what the seat could know.
 """
 
+from games.bots.opinions import SeatDecision, seat_decisions
+from games.engine.events import Event as EngineEvent
 from games.kinds import KINDS
-from games.models import Game
+from games.models import Game, SecondOpinion
 from games.selectors import events_of, own_names, player_names, seats_of, stand_ins_of
+from games.selectors.opinions import second_opinions_of
+from games.services.opinions import seat_decision
 from games.web.pages import with_seat_changes
 
 
@@ -54,6 +63,14 @@ def replay_context(game: Game, seat, step) -> dict:
     until = lines[number].seq if number < count else None  # the event of the next sentence
     state = game_kind.rules.replay(payload for seq, payload in stored if until is None or seq < until)
     view = game_kind.rules.omniscient_view(state)  # the game is over
+    decisions = seat_decisions(
+        game_kind.rules, [EngineEvent.from_json(payload) for _seq, payload in stored], seat.player
+    )
+    starts = [line.seq for line in lines]
+    here = [
+        decision for decision in decisions.values() if count and step_of(starts, stored[decision.upto - 1][0]) == number
+    ]
+    steps_decided = {step_of(starts, stored[decision.upto - 1][0]) for decision in decisions.values()}
     return {
         "game": game,
         "seat": seat,
@@ -62,7 +79,11 @@ def replay_context(game: Game, seat, step) -> dict:
         "line": lines[number - 1] if lines else None,
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < count else None,
-        "lines": [{"number": index, "text": line.text, "turn": line.turn} for index, line in enumerate(lines, 1)],
+        "lines": [
+            {"number": index, "text": line.text, "turn": line.turn, "decided": index in steps_decided}
+            for index, line in enumerate(lines, 1)
+        ],
+        "decisions": opinions_of(game, seat, here, names),
         "game_name": game_kind.name,
         "variants": game_kind.about.variant_names(game.variants),
         "replay_template": game_kind.templates.replay,
@@ -75,3 +96,50 @@ def _winners(view: dict, names: dict) -> str | None:
     winner: str | list[str] | None = view.get("winner")
     winners = winner if isinstance(winner, list) else [winner] if winner else []
     return ", ".join(names.get(w, w) for w in winners) or None
+
+
+def step_of(starts: list[int], seq: int) -> int:
+    """The step during which event ``seq`` happened: the last whose sentence was told by then."""
+    return max(1, sum(1 for start in starts if start <= seq))
+
+
+def opinions_of(game: Game, seat, decisions: list[SeatDecision], names: dict) -> list[dict]:
+    """The template context of ``decisions`` of ``seat`` with their second opinions."""
+    asked = second_opinions_of(game, seat, [decision.version for decision in decisions])
+    return [opinion_context(game, seat, decision, asked.get(decision.version), names) for decision in decisions]
+
+
+def second_opinion_context(game: Game, seat, version: int) -> dict:
+    """The template context of ``seat``'s decision ``version`` with the bot's opinion
+    on it; raises ``ServiceError`` (``seat_decision``) before the game is over or
+    when the decision is not the seat's."""
+    decision = seat_decision(game, seat, version)
+    opinion = second_opinions_of(game, seat, [version]).get(version)
+    return opinion_context(game, seat, decision, opinion, player_names(game))
+
+
+def opinion_context(game: Game, seat, decision: SeatDecision, opinion: SecondOpinion | None, names: dict) -> dict:
+    """One decision of ``seat`` and the bot's opinion on it, in words read from the
+    seat's own view then: what it asked, and once weighed each option's label and
+    score (a share of the simulated games, in percent), the best first marked."""
+    words = KINDS[game.kind].words
+    context = {
+        "game": game,
+        "version": decision.version,
+        "asks": words.waits_for(decision.kind, decision.view, seat.player, names),
+        "asked": opinion is not None,
+    }
+    weighed: list[dict] | None = opinion.weighed if opinion is not None else None
+    if opinion is None or weighed is None:
+        return context
+    labeler = words.labeler(decision.view, seat.player, names, game.variants)
+    best = max(range(len(weighed)), key=lambda index: weighed[index]["score"])
+    options = [
+        {
+            "label": words.option_label(option["option"], labeler, decision.kind),
+            "percent": round(100 * option["score"]),
+            "best": index == best,
+        }
+        for index, option in enumerate(weighed)
+    ]
+    return {**context, "weighed": options, "choice": options[best]["label"], "worlds": opinion.worlds}

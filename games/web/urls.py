@@ -46,6 +46,7 @@ urlpatterns = [
     path("games/<int:pk>/back", views.back, name="game_back"),
     path("games/<int:pk>/cancel", views.cancel, name="game_cancel"),
     path("games/<int:pk>/replay/", views.replay, name="game_replay"),
+    path("games/<int:pk>/replay/opinion/<int:version>", views.second_opinion, name="game_second_opinion"),
     path("games/<int:pk>/history", views.game_history, name="game_history"),
     path("games/<int:pk>/rematch", views.rematch, name="game_rematch"),
     path("games/watch/", spectators.watch_list, name="watch_list"),

@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import profile_of
 from games import history
@@ -44,7 +44,7 @@ from games.selectors.gathering import (
     seats_taken,
 )
 from games.selectors.spectators import HOME_LISTED, games_being_played
-from games.services import bots, clock, gathering, lobby, play, presence
+from games.services import bots, clock, gathering, lobby, opinions, play, presence
 from games.services.attention import game_attention_mark
 from games.services.errors import NotSeated, ServiceError
 from games.web import pages, replays
@@ -374,6 +374,36 @@ def replay(request, pk):
     context["spectator_chat"] = chat_messages(game, audience=ChatMessage.Audience.SPECTATORS, reader=request.user)
     template = "games/replay.html#step" if _is_htmx(request) else "games/replay.html"
     return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def second_opinion(request, pk, version):
+    """The strong bot's opinion on one of the user's decisions in a finished game:
+    POST asks for it (a worker weighs it), GET shows it as it stands (the replay
+    asks again every second while it waits). Before the game is over, or for a
+    decision that is not the user's, the answer is the reason it is refused."""
+    game, seat = _seated_game(request, pk)
+    try:
+        if request.method == "POST":
+            opinions.second_opinion_ask(game=game, user=request.user, version=version)
+        context = replays.second_opinion_context(game, seat, version)
+    except ServiceError as error:
+        if not _is_htmx(request):
+            messages.error(request, error.message)
+            return _back_to_replay(request, game)
+        context = {"game": game, "version": version, "refused": error.message}
+    if not _is_htmx(request):
+        return _back_to_replay(request, game)
+    return render(request, "games/_second_opinion.html", context)
+
+
+def _back_to_replay(request, game):
+    """The replay at the step the form was sent from (the game's page before its end)."""
+    if not replays.replayable(game):
+        return _to_game(game)
+    step = replays.step_number(request.POST.get("step"), count=10**9)
+    return redirect(f"{reverse('game_replay', args=[game.pk])}?step={step}")
 
 
 @login_required

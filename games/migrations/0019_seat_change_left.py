@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0017_spectators_and_moderation'),
+        ('games', '0018_event_log_hash_chain'),
     ]
 
     operations = [
