@@ -4,6 +4,8 @@ switch that remembers the choice in the profile."""
 
 import zoneinfo
 
+from allauth.mfa.models import Authenticator
+from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -66,6 +68,9 @@ def _profile_page(request, *, form=None, sections=None, holiday_form=None):
         "holiday_days_left": holiday_days_left(request.user, today.year, zone),
         "holiday_days_per_year": HOLIDAY_DAYS_PER_YEAR,
         "year": str(today.year),
+        "second_factors": set(Authenticator.objects.filter(user_id=request.user.pk).values_list("type", flat=True)),
+        # The oldest first; allauth forgets those that ended (signed out, expired) as it lists them.
+        "sessions": sorted(UserSession.objects.purge_and_list(request.user), key=lambda session: session.created_at),
     }
     return render(request, "accounts/profile.html", context, status=400 if holiday_form else 200)
 
