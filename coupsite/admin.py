@@ -1,16 +1,15 @@
-"""The admin site: signed in through allauth's pages, and, outside DEBUG, closed to
-staff whose account has no second factor.
+"""The admin site, closed outside DEBUG to staff whose account has no second factor.
 
 Whoever holds a staff password alone must not reach every player's address and
-game: the admin's own password form is replaced by allauth's sign-in (where a
-passkey or an authenticator code is asked for), and a staff account without one is
-shown how to add it instead of the admin. On a development machine (DEBUG) the
-admin stays open, so that a fresh checkout's superuser needs no phone.
+game. Staff sign in through allauth's pages (accounts/apps.py), where a passkey or
+an authenticator code is asked for once the account has one; a staff account
+without one is shown how to add it instead of the admin. On a development machine
+(DEBUG) the admin stays open, so that a fresh checkout's superuser needs no phone.
 """
 
 from functools import wraps
 
-from allauth.account.decorators import secure_admin_login
+from allauth.mfa.models import Authenticator
 from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.contrib import admin
@@ -20,14 +19,11 @@ from django.views.decorators.cache import never_cache
 
 def second_factor_missing(user) -> bool:
     """Whether the admin must refuse ``user``, a signed-in staff member, for want of a second factor."""
-    return not settings.DEBUG and not is_mfa_enabled(user)
+    # The factors sign-in asks for: recovery codes only stand in for one of them.
+    return not settings.DEBUG and not is_mfa_enabled(user, [Authenticator.Type.TOTP, Authenticator.Type.WEBAUTHN])
 
 
 class SecondFactorAdminSite(admin.AdminSite):
-    def login(self, request, extra_context=None):
-        # allauth's sign-in, with its second step, instead of the admin's password form.
-        return secure_admin_login(super().login)(request, extra_context)
-
     def admin_view(self, view, cacheable=False):
         guarded = super().admin_view(view, cacheable)
 

@@ -10,7 +10,6 @@ import re
 from urllib.parse import quote, urlencode
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import get_resolver
 from django.urls.converters import IntConverter, PathConverter
 from django.urls.resolvers import RegexPattern, RoutePattern, URLResolver
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game, Seat
 from games.services import gathering, play
+from tests.players import make_staff
 from tests.web.conftest import awaited, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -198,8 +198,7 @@ def world(ana, ben, cai, settings, routes_with):
 @pytest.mark.parametrize("who", ["anonymous", "player", "staff"])
 def test_no_input_to_any_url_gives_a_server_error(client, ana, world, who):
     if who == "staff":  # the admin too, for whoever may open it
-        get_user_model().objects.filter(pk=ana.pk).update(is_staff=True, is_superuser=True)
-        ana.refresh_from_db()
+        make_staff(ana)
     every = routes()
     assert len(every) > 50 and any("mailbox" in describe(r) for r in every)
     for route in every:
