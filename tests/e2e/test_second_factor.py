@@ -9,8 +9,6 @@ language, under the site's Content-Security-Policy."""
 
 from __future__ import annotations
 
-import time
-
 import pyotp
 import pytest
 from allauth.mfa.models import Authenticator
@@ -20,7 +18,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import form_with, is_logged_in, log_in, submit
+from tests.e2e import axe
+from tests.e2e.helpers import form_with, fresh_code, is_logged_in, log_in, submit
 from tests.e2e.test_content_security_policy import RECORD_VIOLATIONS
 from tests.players import PASSWORD, make_player
 
@@ -62,18 +61,19 @@ def no_violations(page) -> None:
     assert page.evaluate("window.cspViolations") == []
 
 
+def fits_and_passes_axe(page) -> None:
+    """A page only reached by a form (so not in test_every_page's walk) fits the screen
+    and has no serious accessibility violation."""
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{page.url} is wider than the screen"
+    assert axe.violations(page) == [], page.url
+
+
 def sign_out(page, live_server) -> None:
     """Sign out with allauth's page (its form, in the page's main part)."""
     page.goto(reverse("account_logout"))
     submit(page, page.locator(f"main form[action='{reverse('account_logout')}']"))
     assert not is_logged_in(page, live_server)
-
-
-def fresh_code(totp: pyotp.TOTP) -> str:
-    """The app's code now, from a window with time left to type and send it."""
-    if totp.interval - time.time() % totp.interval < 3:
-        time.sleep(3)
-    return totp.now()
 
 
 def confirm_password(page) -> None:
@@ -107,6 +107,7 @@ def test_a_passkey_added_from_the_profile_signs_in_without_the_password(new_page
     page.locator(f"a[href='{reverse('mfa_add_webauthn')}']").click()
     confirm_password(page)
     assert page.locator("html").get_attribute("lang") == language
+    fits_and_passes_axe(page)
     page.locator("#id_passwordless").check()
     with page.expect_navigation():
         page.locator("#mfa_webauthn_add").click()
@@ -146,6 +147,7 @@ def test_authenticator_app_codes_after_the_password_and_recovery_codes_once(new_
     page.locator(f"a[href='{reverse('mfa_activate_totp')}']").click()
     confirm_password(page)
     expect(page.locator("img.qr-code")).to_be_visible()
+    fits_and_passes_axe(page)
     totp = pyotp.TOTP(page.locator("#authenticator_secret").input_value())
     enter_code(page, "000000" if totp.now() != "000000" else "111111")
     expect(page.locator(".errorlist")).to_contain_text(translated(language, "Incorrect code."))
@@ -155,6 +157,7 @@ def test_authenticator_app_codes_after_the_password_and_recovery_codes_once(new_
     page.goto(reverse("mfa_view_recovery_codes"))
     recovery_codes = page.locator("#recovery_codes").input_value().split()
     assert len(recovery_codes) == 10
+    fits_and_passes_axe(page)
     no_violations(page)
 
     # After the password, a code: a wrong one is refused with a clear message.
@@ -164,6 +167,7 @@ def test_authenticator_app_codes_after_the_password_and_recovery_codes_once(new_
     assert page.url.endswith(reverse("mfa_authenticate"))
     enter_code(page, "12345")
     expect(page.locator(".errorlist")).to_contain_text(translated(language, "Incorrect code."))
+    fits_and_passes_axe(page)
     assert page.url.endswith(reverse("mfa_authenticate"))
     assert User.objects.get(pk=ben.pk).last_login == signed_in_before
     enter_code(page, fresh_code(totp))
@@ -203,6 +207,7 @@ def test_the_admin_refuses_staff_without_a_second_factor_outside_debug(page, liv
         submit(page, form)
     assert refused.value.status == 403
     expect(page.locator("h1")).to_have_text("Add a second factor to open the administration")
+    fits_and_passes_axe(page)
     page.locator(f"main a[href='{reverse('mfa_index')}']").click()
 
     page.locator(f"a[href='{reverse('mfa_activate_totp')}']").click()
