@@ -4,7 +4,6 @@ switch that remembers the choice in the profile."""
 
 import zoneinfo
 
-from allauth.mfa.models import Authenticator
 from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib import messages
@@ -24,7 +23,7 @@ from django.views.i18n import set_language as django_set_language
 from accounts.bounces import mail_failure_lifted
 from accounts.forms import HolidayForm, ProfileForm
 from accounts.models import HOLIDAY_DAYS_PER_YEAR, Holiday, profile_of, validate_time_zone
-from accounts.selectors import holiday_days_left, holidays_ahead
+from accounts.selectors import holiday_days_left, holidays_ahead, second_factors_of
 from accounts.services import profile_language_set
 from games.kinds import KINDS
 from games.services import holidays
@@ -68,7 +67,7 @@ def _profile_page(request, *, form=None, sections=None, holiday_form=None):
         "holiday_days_left": holiday_days_left(request.user, today.year, zone),
         "holiday_days_per_year": HOLIDAY_DAYS_PER_YEAR,
         "year": str(today.year),
-        "second_factors": set(Authenticator.objects.filter(user_id=request.user.pk).values_list("type", flat=True)),
+        "second_factors": second_factors_of(request.user),
         # The oldest first; allauth forgets those that ended (signed out, expired) as it lists them.
         "sessions": sorted(UserSession.objects.purge_and_list(request.user), key=lambda session: session.created_at),
     }

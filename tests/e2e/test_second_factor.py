@@ -37,6 +37,10 @@ VIRTUAL_AUTHENTICATOR = {
 # The phone's browser, as the list of sessions names it.
 PHONE_BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
 User = get_user_model()
+PASSKEY_FAILED = (
+    "The passkey was not used: the request was cancelled, timed out, or this device has no passkey "
+    "for this site. Try again, or choose another way."
+)
 LANGUAGES = {"en": "en-US", "es": "es-ES", "pt-br": "pt-BR"}
 
 
@@ -127,11 +131,20 @@ def test_a_passkey_added_from_the_profile_signs_in_without_the_password(new_page
     with page.expect_navigation():
         page.locator("#passkey_login").click()
     assert is_logged_in(page, live_server)
-    page.goto(reverse("profile"))
-    expect(page.locator("#sessions .session--current")).to_have_count(1)
-    no_violations(page)
     signed_in = devtools.send("WebAuthn.getCredentials", {"authenticatorId": authenticator["authenticatorId"]})
     assert signed_in["credentials"][0]["signCount"] > credentials["credentials"][0]["signCount"]
+    page.goto(reverse("profile"))
+    expect(page.locator("#sessions .session--current")).to_have_count(1)
+
+    # On a device without her passkey, the page says it was not used (and nothing is lost).
+    devtools.send("WebAuthn.clearCredentials", {"authenticatorId": authenticator["authenticatorId"]})
+    sign_out(page, live_server)
+    page.goto(reverse("account_login"))
+    page.locator("#passkey_login").click()
+    expect(page.locator("main #passkey-failed")).to_be_visible(timeout=30_000)
+    expect(page.locator("#passkey-failed")).to_have_text(translated(language, PASSKEY_FAILED))
+    assert not is_logged_in(page, live_server)
+    no_violations(page)
 
 
 @pytest.mark.parametrize("language", ["en", "pt-br"])

@@ -68,6 +68,8 @@ def pages(client, ana, ben, cai) -> dict:
         "profile": reverse("profile"),
         "email": reverse("account_email"),
         "password": reverse("account_change_password"),
+        "passkeys and codes": reverse("mfa_index"),
+        "sessions": reverse("usersessions_list"),
         "not found": "/games/999999/",
     }.items():
         found[name] = client.get(url)
