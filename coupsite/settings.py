@@ -255,6 +255,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Coup] "
 # authenticator app (TOTP), and recovery codes for the day the phone is lost.
 MFA_SUPPORTED_TYPES = ["webauthn", "totp", "recovery_codes"]
 MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_FORMS = {"add_webauthn": "accounts.forms.AddPasskeyForm"}
 # The name an authenticator app shows beside the codes (not translated: it names the site).
 MFA_TOTP_ISSUER = "Coup by email"
 LOGIN_REDIRECT_URL = "/"

@@ -112,7 +112,10 @@ def test_a_passkey_added_from_the_profile_signs_in_without_the_password(new_page
     confirm_password(page)
     assert page.locator("html").get_attribute("lang") == language
     fits_and_passes_axe(page)
-    page.locator("#id_passwordless").check()
+    expect(page.locator("label[for=id_passwordless]")).to_contain_text(
+        translated(language, "Sign in with this passkey alone")
+    )
+    expect(page.locator("#id_passwordless")).to_be_checked()
     with page.expect_navigation():
         page.locator("#mfa_webauthn_add").click()
     keys = Authenticator.objects.filter(user=ana, type=Authenticator.Type.WEBAUTHN)
