@@ -2,6 +2,7 @@
 the time zone and the emails (each game kind adds its own section of preferences,
 ``Forms.preferences_form``), and plans holidays."""
 
+from allauth.mfa.webauthn.forms import AddWebAuthnForm
 from django import forms
 from django.conf import settings
 from django.db import models
@@ -140,3 +141,17 @@ class HolidayForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={"invalid": _("Enter the last day as a date.")},
     )
+
+
+class AddPasskeyForm(AddWebAuthnForm):
+    """allauth's form that adds a passkey (settings.MFA_FORMS), its labels in the
+    reader's language (allauth leaves the name's to the field's name, and has no
+    Spanish word for the other); by default the passkey signs in on its own, as
+    the profile says a passkey does."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = _("Name of this passkey")
+        self.fields["name"].help_text = _("To tell your passkeys apart, e.g. “My phone”.")
+        self.fields["passwordless"].label = _("Sign in with this passkey alone")
+        self.fields["passwordless"].initial = True

@@ -4,6 +4,7 @@ import zoneinfo
 from datetime import date, timedelta
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
@@ -21,6 +22,11 @@ def account_of_address(address: str):
     verified = EmailAddress.objects.filter(email__iexact=address, verified=True).values("user_id")
     accounts = get_user_model().objects.select_related("profile")
     return accounts.filter(Q(email__iexact=address) | Q(pk__in=verified)).order_by("pk").first()
+
+
+def second_factors_of(user) -> set[str]:
+    """The kinds of second factor ``user`` has (allauth's: "webauthn", "totp", "recovery_codes")."""
+    return set(Authenticator.objects.filter(user_id=user.pk).values_list("type", flat=True))
 
 
 def holidays_ahead(user) -> list[Holiday]:

@@ -5,6 +5,7 @@ download, and deleting one's account."""
 
 import zoneinfo
 
+from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -27,7 +28,7 @@ from accounts.export import EXPORT_KEPT, data_export_request, export_link_read, 
 from accounts.forms import HolidayForm, ProfileForm
 from accounts.leaving import AccountGone, account_delete
 from accounts.models import HOLIDAY_DAYS_PER_YEAR, DataExport, Holiday, profile_of, validate_time_zone
-from accounts.selectors import holiday_days_left, holidays_ahead
+from accounts.selectors import holiday_days_left, holidays_ahead, second_factors_of
 from accounts.services import profile_language_set
 from games.kinds import KINDS
 from games.services import holidays
@@ -71,6 +72,9 @@ def _profile_page(request, *, form=None, sections=None, holiday_form=None):
         "holiday_days_left": holiday_days_left(request.user, today.year, zone),
         "holiday_days_per_year": HOLIDAY_DAYS_PER_YEAR,
         "year": str(today.year),
+        "second_factors": second_factors_of(request.user),
+        # The oldest first; allauth forgets those that ended (signed out, expired) as it lists them.
+        "sessions": sorted(UserSession.objects.purge_and_list(request.user), key=lambda session: session.created_at),
     }
     return render(request, "accounts/profile.html", context, status=400 if holiday_form else 200)
 

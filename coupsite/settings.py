@@ -49,14 +49,20 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin, on a site that refuses staff without a second factor (coupsite/admin.py).
+    "coupsite.apps.AdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # allauth's list of passkeys says when each was last used ("2 hours ago").
+    "django.contrib.humanize",
     "allauth",
     "allauth.account",
+    # Passkeys, authenticator apps and recovery codes; the list of signed-in sessions.
+    "allauth.mfa",
+    "allauth.usersessions",
     "anymail",
     "accounts",
     "games",
@@ -244,6 +250,14 @@ ACCOUNT_RATE_LIMITS = {
 # proxies put in X-Forwarded-For instead (the number of proxies in front).
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("ALLAUTH_TRUSTED_PROXY_COUNT", 0)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Coup] "
+# A second factor for everyone who wants one, and for staff at the admin (coupsite/admin.py):
+# passkeys (WebAuthn; also a sign-in of their own, without the password), codes from an
+# authenticator app (TOTP), and recovery codes for the day the phone is lost.
+MFA_SUPPORTED_TYPES = ["webauthn", "totp", "recovery_codes"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_FORMS = {"add_webauthn": "accounts.forms.AddPasskeyForm"}
+# The name an authenticator app shows beside the codes (not translated: it names the site).
+MFA_TOTP_ISSUER = "Coup by email"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

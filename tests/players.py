@@ -5,7 +5,9 @@ import random
 import threading
 from datetime import timedelta
 
+import pyotp
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
@@ -32,6 +34,16 @@ def make_player(name: str, language: str = "en"):
     profile.language = language
     profile.save()
     return user
+
+
+def make_staff(user) -> str:
+    """Make ``user`` staff (a superuser) with the second factor the admin asks of staff
+    outside DEBUG (coupsite/admin.py): an authenticator app, whose secret is returned."""
+    get_user_model().objects.filter(pk=user.pk).update(is_staff=True, is_superuser=True)
+    user.refresh_from_db()
+    secret = pyotp.random_base32()
+    Authenticator.objects.create(user=user, type=Authenticator.Type.TOTP, data={"secret": secret})
+    return secret
 
 
 def gathering_game(host, *others, seats=None, variants=(), first=Game.First.HOST, **options):

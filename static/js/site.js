@@ -177,3 +177,15 @@ function fillBrowserZone() {
 }
 
 document.addEventListener("DOMContentLoaded", fillBrowserZone);
+
+// A passkey's request that failed (cancelled, timed out, no passkey for the site on
+// this device) is reported by allauth's script as an event, never on the page: the
+// page's note says so, at the top of the page, where the reader looks.
+document.addEventListener("allauth.error", (event) => {
+  const note = document.getElementById("passkey-failed");
+  if (!note) return;
+  event.preventDefault();
+  document.querySelector("main").prepend(note);
+  note.hidden = false;
+  note.scrollIntoView({ block: "nearest" });
+});

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import urlsplit
 
+import pyotp
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -57,6 +59,14 @@ def log_in(page, live_server, email: str, password: str) -> None:
     submit(page, form)
     if _path(page.url) == reverse("account_login"):
         raise AssertionError(f"login as {email} failed: {form_errors(page)}")
+
+
+def fresh_code(totp: pyotp.TOTP) -> str:
+    """An authenticator app's code now, from a window with time left to type and send
+    it (the site takes the code of the current 30 seconds only)."""
+    if totp.interval - time.time() % totp.interval < 3:
+        time.sleep(3)
+    return totp.now()
 
 
 def sign_up(

@@ -6,12 +6,18 @@ tests/e2e/axe.py). Each walk reports every page that fails, not only the first."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
+import pyotp
 import pytest
+from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.test import RequestFactory
 from django.utils import timezone, translation
+from playwright.sync_api import Page
 
 from accounts.bounces import mail_failed
 from accounts.export import data_export_request, export_token
@@ -23,7 +29,7 @@ from games.web.views import server_error
 from ratings.services import game_rate
 from ratings.skill import ESTABLISHED
 from tests.e2e import axe
-from tests.e2e.helpers import log_in
+from tests.e2e.helpers import fresh_code, log_in
 from tests.players import PASSWORD, awaited, gathering_game, make_player, play_randomly, started_game
 from tests.ratings.builders import finished_game
 
@@ -39,6 +45,20 @@ class Visit:
     path: str
     who: str | None  # the signed-in player's name; None: nobody signed in
     status: int = 200
+    then: Callable[[Page], None] | None = None  # done on the page once it is checked
+
+
+def _enter_code(secret: str) -> Callable[[Page], None]:
+    """Sign in's second step on the page: the authenticator app's code for ``secret``."""
+
+    def enter(page: Page) -> None:
+        form = page.locator("main form").filter(has=page.locator('[name="code"]'))
+        form.locator('[name="code"]').fill(fresh_code(pyotp.TOTP(secret)))
+        with page.expect_navigation():
+            form.locator('button[type="submit"]').click()
+        assert urlsplit(page.url).path == "/", f"the code was refused: {page.url}"
+
+    return enter
 
 
 def _site(language: str) -> list[Visit]:
@@ -87,6 +107,10 @@ def _site(language: str) -> list[Visit]:
     holidays.holiday_plan(user=eve, first_day=today + timedelta(days=30), last_day=today + timedelta(days=40))
     eve_away = started_game(dora, eve, takeover=0)
     bens_data = data_export_request(user=ben)
+    # Fay signs in with an authenticator app, and has her recovery codes.
+    fay, fay_secret = make_player("Fay", language), generate_totp_secret()
+    TOTP.activate(fay, fay_secret)
+    RecoveryCodes.activate(fay)
     return [
         Visit("home", "/", None),
         Visit("sign up", "/accounts/signup/", None),
@@ -140,6 +164,14 @@ def _site(language: str) -> list[Visit]:
         Visit("your data", "/accounts/profile/data/", "Ana"),
         Visit("another's data", f"/accounts/profile/data/{export_token(bens_data)}/", "Ana", 403),
         Visit("delete your account", "/accounts/profile/delete/", "Ana"),
+        Visit("passkeys and codes", "/accounts/2fa/", "Ana"),
+        Visit("the password again, to add a passkey", "/accounts/2fa/webauthn/add/", "Ana"),
+        Visit("where one is signed in", "/accounts/sessions/", "Ana"),
+        Visit("sign-in's second step", "/accounts/2fa/authenticate/", "Fay", then=_enter_code(fay_secret)),
+        Visit("passkeys and codes, an app set up", "/accounts/2fa/", "Fay"),
+        Visit("recovery codes", "/accounts/2fa/recovery-codes/", "Fay"),
+        Visit("passkeys", "/accounts/2fa/webauthn/", "Fay"),
+        Visit("profile with a second factor", "/accounts/profile/", "Fay"),
         Visit("unsubscribe", f"/unsubscribe/{unsubscribe_token(ana)}/", "Ana"),
         Visit("sign out", "/accounts/logout/", "Ana"),
         Visit("not found, signed in", f"/games/{finished.pk + 1000}/", "Ana", 404),
@@ -201,4 +233,6 @@ def test_every_page_fits_the_screen_and_passes_axe(new_page, live_server, phone,
         if wide := _too_wide(page):
             problems.append(f"{visit.name} ({visit.path}): {wide}")
         problems += [f"{visit.name} ({visit.path}): {violation}" for violation in axe.violations(page)]
+        if visit.then:
+            visit.then(page)
     assert not problems, "\n".join(problems)

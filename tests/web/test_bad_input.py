@@ -2,11 +2,11 @@
 changes nothing."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Game
 from games.services import gathering
+from tests.players import make_staff
 from tests.web.conftest import awaited, gathering_game
 
 CURRENT = "{current}"  # replaced by the version of the decision awaited now
@@ -144,7 +144,7 @@ def test_bad_table_talk_changes_nothing(client, game, ana):
 @pytest.mark.parametrize("query", ["email_mode=%00", "q=a%00b", "%00=1"])
 def test_a_nul_character_in_a_query_string_is_refused_in_the_readers_language(client, ana, query):
     # The admin's list filters and search passed it on to PostgreSQL, which refuses it.
-    get_user_model().objects.filter(pk=ana.pk).update(is_staff=True, is_superuser=True)
+    make_staff(ana)
     ana.profile.language = "es"
     ana.profile.save()
     client.force_login(ana)

@@ -10,7 +10,6 @@ import re
 from urllib.parse import quote, urlencode
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import get_resolver
 from django.urls.converters import IntConverter, PathConverter
 from django.urls.resolvers import RegexPattern, RoutePattern, URLResolver
@@ -22,6 +21,7 @@ from accounts.export import data_export_request, export_token
 from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Game, Seat
 from games.services import gathering, play
+from tests.players import make_staff
 from tests.web.conftest import awaited, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -211,8 +211,7 @@ def is_admin(route) -> bool:
 @pytest.mark.parametrize("who", ["anonymous", "player", "staff"])
 def test_no_input_to_any_url_gives_a_server_error(client, ana, world, who, part):
     if who == "staff":  # the admin too, for whoever may open it
-        get_user_model().objects.filter(pk=ana.pk).update(is_staff=True, is_superuser=True)
-        ana.refresh_from_db()
+        make_staff(ana)
     every = routes()
     assert len(every) > 50 and any("mailbox" in describe(r) for r in every)
     chosen = [route for route in every if is_admin(route) == (part == "admin")]

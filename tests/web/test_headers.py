@@ -15,6 +15,7 @@ from games.mail.tokens import answer_token, stop_token, unsubscribe_token
 from games.models import Seat
 from games.services import gathering, play
 from games.web.views import server_error
+from tests.players import make_staff
 from tests.web.conftest import awaited, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +68,8 @@ def pages(client, ana, ben, cai) -> dict:
         "profile": reverse("profile"),
         "email": reverse("account_email"),
         "password": reverse("account_change_password"),
+        "passkeys and codes": reverse("mfa_index"),
+        "sessions": reverse("usersessions_list"),
         "not found": "/games/999999/",
     }.items():
         found[name] = client.get(url)
@@ -99,9 +102,7 @@ def test_the_server_error_page_holds_no_inline_style_either():
 
 
 def test_the_admin_gets_the_nonce_it_marks_its_own_inline_style_with(client, ana):
-    from django.contrib.auth import get_user_model
-
-    get_user_model().objects.filter(pk=ana.pk).update(is_staff=True, is_superuser=True)
+    make_staff(ana)
     client.force_login(ana)
     response = client.get("/admin/accounts/profile/")
     assert response.status_code == 200

@@ -2,11 +2,12 @@
 allauth's form, and behind a reverse proxy the limits count each client's own
 address (ALLAUTH_TRUSTED_PROXY_COUNT), so one abuser locks out nobody else."""
 
+import pyotp
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from tests.players import make_staff
 from tests.web.conftest import PASSWORD, make_player
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +18,7 @@ PROXY = "10.0.0.1"
 @pytest.fixture
 def staff(db):
     user = make_player("Sam")
-    get_user_model().objects.filter(pk=user.pk).update(is_staff=True, is_superuser=True)
-    user.refresh_from_db()
+    user.totp_secret = make_staff(user)
     return user
 
 
@@ -42,6 +42,8 @@ def test_the_admins_own_form_takes_no_password(client, staff):
 
 def test_staff_reach_the_admin_after_signing_in_through_allauth(client, staff):
     client.post(reverse("account_login"), {"login": staff.email, "password": PASSWORD})
+    assert client.get("/admin/").status_code == 302  # the second factor is still to come
+    client.post(reverse("mfa_authenticate"), {"code": pyotp.TOTP(staff.totp_secret).now()})
     assert client.get("/admin/").status_code == 200
 
 
