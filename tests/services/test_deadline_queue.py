@@ -16,7 +16,6 @@ from outbox.models import Message
 from tests.players import awaited, make_player, profile_form_data, started_game
 from tests.worker import wait_for
 
-
 TOGGLERS = 300
 
 
