@@ -79,7 +79,7 @@ def play_match(kind: str, seats: list, games: int, budget: Budget, seed=None, va
     ]
     if jobs > 1:
         # Spawned workers start clean (no state forked from the caller's threads).
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        with multiprocessing.get_context("spawn").Pool(min(jobs, games)) as pool:
             results = pool.map(_play_dealt_game, deals, chunksize=1)
     else:
         results = [_play_dealt_game(deal) for deal in deals]
