@@ -67,16 +67,10 @@ def play_match(kind: str, seats: list, games: int, budget: Budget, seed=None, va
         if check_game is not None:
             check_game(len(seats), variants)
     match_rng = random.Random(seed)
-    deals = [
-        (
-            kind,
-            seats[game % len(seats) :] + seats[: game % len(seats)],
-            match_rng.getrandbits(64),
-            budget,
-            list(variants),
-        )
-        for game in range(games)
-    ]
+    deals = []
+    for game in range(games):
+        shift = game % len(seats)
+        deals.append((kind, seats[shift:] + seats[:shift], match_rng.getrandbits(64), budget, list(variants)))
     if jobs > 1:
         # Spawned workers start clean (no state forked from the caller's threads).
         with multiprocessing.get_context("spawn").Pool(min(jobs, games)) as pool:
@@ -130,7 +124,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     Chosen over the textbook normal (Wald) interval, which covers the true share
     far less often than it claims at the few hundred games of a match and can
     reach below 0 or above 1; Wilson's stays within [0, 1], covers close to its
-    nominal 95% even for shares near 0 or 1, and needs no statistics library
+    nominal 95% at these sizes, shares near 0 or 1 included, and needs no statistics library
     (the exact Clopper-Pearson interval would, and is wider than it need be)."""
     if trials < 1:
         raise ValueError("an interval needs at least one trial")
