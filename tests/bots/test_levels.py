@@ -81,7 +81,16 @@ def test_the_arena_refuses_bad_input_with_a_clean_error(capsys):
 def test_the_arena_prints_its_summary_as_the_last_line(capsys):
     arena("--game", "kobayakawa", "--players", "3", "--games", "3", "--seats", "easy,default,default", "--seed", "1")
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert list(summary) == ["game", "players", "games", "wins", "win_share", "ms_per_decision"]
+    assert list(summary) == [
+        "game",
+        "players",
+        "games",
+        "wins",
+        "win_share",
+        "interval_95",
+        "ms_per_decision",
+        "decision_ms",
+    ]
     assert summary["game"] == "kobayakawa" and summary["players"] == 3 and summary["games"] == 3
     assert set(summary["wins"]) == {"easy", "default"}
     assert summary["win_share"]["easy"] == pytest.approx(summary["wins"]["easy"] / 3, abs=0.001)
