@@ -29,6 +29,7 @@ class CapturedEmail(ParsedEmail):
     mail_from: str
     rcpt_tos: list[str]
     raw: bytes = field(repr=False)  # as it crossed the wire, before any parsing
+    arrived: float = field(default=0.0, repr=False)  # time.monotonic() when the server took it
 
     @property
     def to(self) -> list[str]:
@@ -55,7 +56,9 @@ class _Handler:
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
         raw = envelope.original_content or envelope.content
         self.mailbox._add(
-            CapturedEmail.parse(raw, mail_from=envelope.mail_from, rcpt_tos=list(envelope.rcpt_tos), raw=raw)
+            CapturedEmail.parse(
+                raw, mail_from=envelope.mail_from, rcpt_tos=list(envelope.rcpt_tos), raw=raw, arrived=time.monotonic()
+            )
         )
         return "250 Message accepted for delivery"
 

@@ -65,11 +65,13 @@ class Workers:
         self.running: dict[str, subprocess.Popen] = {}
         self.relay: subprocess.Popen | None = None
 
-    def start(self, **queues_by_label: list[str]) -> None:
-        """Start a solo worker per label, consuming its queues, and wait until all are ready."""
+    def start(self, *, beat: bool = False, **queues_by_label: list[str]) -> None:
+        """Start a solo worker per label, consuming its queues, and wait until all are
+        ready. ``beat``: each runs beat too (``--beat``), as a small site's one worker does."""
         logs = {}
         for label, queues in queues_by_label.items():
             logs[label] = self.folder / f"worker-{label}.log"
+            embedded = ["--beat", "--schedule", str(self.folder / f"beat-{label}")] if beat else []
             self.running[label] = subprocess.Popen(
                 [
                     sys.executable,
@@ -78,6 +80,7 @@ class Workers:
                     "-A",
                     "coupsite",
                     "worker",
+                    *embedded,
                     "--pool=solo",
                     "--loglevel=INFO",
                     "--without-mingle",

@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import time
+from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
@@ -399,3 +400,51 @@ def test_the_relay_process_that_lost_the_database_connects_and_listens_again(
     with transaction.atomic():
         outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
     wait_for(lambda: not Message.objects.exists())  # woken on the new connection
+
+
+# Outage lengths in seconds, one move made during each: short and long, some while
+# the worker holds a task (the worker must survive losing the broker then).
+OUTAGES = [1, 8, 2, 20, 4, 12]
+EMAILED_WITHIN = 30.0  # seconds after the broker is back
+
+
+def test_after_each_of_many_broker_outages_every_move_is_emailed_once_within_30_seconds(
+    private_broker, celery_workers, smtp, client
+):
+    """The production shape of a small site (one worker, both queues, beat inside
+    it) against a Redis the test stops and starts again, empty, time after time."""
+    celery_workers.start(beat=True, site=["celery", "deadlines"])
+    hosts = [make_player(f"Host{index}") for index in range(len(OUTAGES) + 1)]
+    guests = [make_player(f"Guest{index}") for index in range(len(OUTAGES) + 1)]
+    games = [started_game(host, guest) for host, guest in zip(hosts, guests, strict=True)]
+    before = games.pop()  # the traffic before the outages
+    for guest in guests:
+        smtp.wait_for(to=guest.email, subject_contains="Started", timeout=30)
+    # Other traffic first: a move and its email.
+    decide(client, before, hosts[-1], {"act": "income"})
+    smtp.wait_for(to=guests[-1].email, subject_contains="Your move", timeout=30)
+
+    delays = []
+    for index, (game, host, guest, seconds) in enumerate(zip(games, hosts, guests, OUTAGES, strict=False)):
+        if index % 2 == 0:  # the worker holds a task when the broker goes (here for an hour)
+            held = outbox_tasks.relay.s()
+            held.apply_async(countdown=3600)
+            wait_for(lambda held=held: celery_workers.scheduled(held))
+        private_broker.stop()
+        assert decide(client, game, host, {"act": "income"}).status_code == 302
+        time.sleep(seconds)
+        private_broker.start()
+        back = time.monotonic()
+        email = smtp.wait_for(to=guest.email, subject_contains="Your move", timeout=EMAILED_WITHIN + 15)
+        delays.append(round(email.arrived - back, 1))
+
+    assert max(delays) <= EMAILED_WITHIN, delays
+    time.sleep(12)  # beat's relay runs again: nothing is sent twice
+    sent = Counter((email.to[0], email.subject) for email in smtp.messages)
+    assert [key for key, count in sent.items() if count > 1] == []
+    # Each host was asked for the first move; each guest told the game started, then asked.
+    assert Counter(address for address, _subject in sent) == {
+        **{host.email: 1 for host in hosts},
+        **{guest.email: 2 for guest in guests},
+    }
+    assert not Message.objects.exists()
