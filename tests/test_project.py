@@ -325,3 +325,20 @@ def test_home_page_is_in_brazilian_portuguese_for_brazilian_browsers(client):
     response = client.get(reverse("home"), headers={"accept-language": "pt-BR"})
     assert response.status_code == 200
     assert "Jogue Coup por e-mail com seus amigos" in response.text
+
+
+def test_while_redis_cannot_be_reached_the_cache_finds_nothing_and_stores_nothing_but_locks_fail():
+    import redis
+
+    from coupsite.cache import RedisCache
+    from tests.mailcatcher import free_port
+
+    cache = RedisCache(f"redis://127.0.0.1:{free_port()}/0", {})  # nobody listens there
+    assert cache.get("history", "a miss") == "a miss"
+    assert cache.get_many(["history", "awaited"]) == {}
+    cache.set("history", [1, 2], 30)
+    assert cache.set_many({"history": [1], "awaited": 2}, 30) == ["history", "awaited"]
+    with pytest.raises(redis.ConnectionError):
+        cache.add("sweep-deadlines", "token", 300)
+    with pytest.raises(redis.ConnectionError):
+        cache.incr("explanations")
