@@ -20,6 +20,7 @@ import logging
 
 import redis as redis_py
 from django.core.cache.backends import redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +61,13 @@ class RedisCache(redis.RedisCache):
             _unreachable(error)
             return {}
 
-    def set(self, key, value, timeout=redis.DEFAULT_TIMEOUT, version=None):
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         try:
             super().set(key, value, timeout, version)
         except UNREACHABLE as error:
             _unreachable(error)
 
-    def set_many(self, data, timeout=redis.DEFAULT_TIMEOUT, version=None):
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
         try:
             return super().set_many(data, timeout, version)
         except UNREACHABLE as error:

@@ -6,6 +6,7 @@ Used through the ``smtp`` fixture (tests/conftest.py), which also points Django'
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import socket
@@ -54,6 +55,8 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        self.mailbox.receiving += 1
+        await asyncio.sleep(self.mailbox.slowness)
         raw = envelope.original_content or envelope.content
         self.mailbox._add(
             CapturedEmail.parse(
@@ -72,6 +75,8 @@ class Mailbox:
         self._messages: list[CapturedEmail] = []
         self._changed = threading.Condition()
         self.refused: set[str] = set()  # addresses the server refuses, as a mail server fails
+        self.slowness = 0.0  # seconds the server takes to accept each message, as a slow one does
+        self.receiving = 0  # messages whose content the server began to receive
 
     def _add(self, message: CapturedEmail) -> None:
         with self._changed:
@@ -87,6 +92,7 @@ class Mailbox:
         with self._changed:
             self._messages.clear()
             self.refused.clear()
+            self.slowness = 0.0
 
     def __len__(self) -> int:
         return len(self.messages)

@@ -342,3 +342,20 @@ def test_while_redis_cannot_be_reached_the_cache_finds_nothing_and_stores_nothin
         cache.add("sweep-deadlines", "token", 300)
     with pytest.raises(redis.ConnectionError):
         cache.incr("explanations")
+
+
+def test_beat_keeps_its_schedule_in_memory_when_its_file_cannot_be_written(tmp_path):
+    import dbm
+
+    from coupsite.celery import Scheduler, app
+
+    class LockedFile(dict):
+        def sync(self):
+            raise dbm.error[0]("locking protocol")  # what Python 3.13's SQLite shelve said under load
+
+    scheduler = Scheduler(app, schedule_filename=str(tmp_path / "celerybeat-schedule"))
+    store, scheduler._store = scheduler._store, LockedFile(entries=scheduler.schedule)
+    scheduler.sync()  # logged, not raised: beat's loop goes on
+    scheduler._store = store
+    assert "relay-outbox" in scheduler.schedule
+    scheduler.close()

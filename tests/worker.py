@@ -65,9 +65,10 @@ class Workers:
         self.running: dict[str, subprocess.Popen] = {}
         self.relay: subprocess.Popen | None = None
 
-    def start(self, *, beat: bool = False, **queues_by_label: list[str]) -> None:
-        """Start a solo worker per label, consuming its queues, and wait until all are
-        ready. ``beat``: each runs beat too (``--beat``), as a small site's one worker does."""
+    def start(self, *, beat: bool = False, pool: str = "solo", **queues_by_label: list[str]) -> None:
+        """Start a worker per label, consuming its queues, and wait until all are
+        ready. ``beat``: each runs beat too (``--beat``), as a small site's one worker
+        does; ``pool``: Celery's ``--pool`` (``prefork`` runs tasks in child processes)."""
         logs = {}
         for label, queues in queues_by_label.items():
             logs[label] = self.folder / f"worker-{label}.log"
@@ -81,7 +82,7 @@ class Workers:
                     "coupsite",
                     "worker",
                     *embedded,
-                    "--pool=solo",
+                    f"--pool={pool}",
                     "--loglevel=INFO",
                     "--without-mingle",
                     "--without-gossip",

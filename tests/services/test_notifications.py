@@ -402,10 +402,12 @@ def test_the_relay_process_that_lost_the_database_connects_and_listens_again(
     wait_for(lambda: not Message.objects.exists())  # woken on the new connection
 
 
-# Outage lengths in seconds, one move made during each: short and long, some while
-# the worker holds a task (the worker must survive losing the broker then).
-OUTAGES = [1, 8, 2, 20, 4, 12]
+# Each outage: its length in seconds, and what the worker is doing when the broker
+# goes: nothing, holding a task for its ETA, or running a task (sending an email to
+# a slow mail server) that ends after the broker is back. A move is made during each.
+OUTAGES = [(1, "running"), (8, "holding"), (2, "idle"), (20, "holding"), (3, "running"), (12, "idle")]
 EMAILED_WITHIN = 30.0  # seconds after the broker is back
+SLOW_MAIL_SERVER = 8.0  # seconds it takes to accept an email, longer than the outage
 
 
 def test_after_each_of_many_broker_outages_every_move_is_emailed_once_within_30_seconds(
@@ -416,23 +418,31 @@ def test_after_each_of_many_broker_outages_every_move_is_emailed_once_within_30_
     again, empty, time after time. The move's page answers meanwhile."""
     settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": private_broker.url}}
     celery_workers.env["REDIS_URL"] = private_broker.url
-    celery_workers.start(beat=True, site=["celery", "deadlines"])
-    hosts = [make_player(f"Host{index}") for index in range(len(OUTAGES) + 1)]
-    guests = [make_player(f"Guest{index}") for index in range(len(OUTAGES) + 1)]
+    celery_workers.start(beat=True, pool="prefork", site=["celery", "deadlines"])
+    running = sum(doing == "running" for _seconds, doing in OUTAGES)
+    hosts = [make_player(f"Host{index}") for index in range(1 + len(OUTAGES) + running)]
+    guests = [make_player(f"Guest{index}") for index in range(len(hosts))]
     games = [started_game(host, guest) for host, guest in zip(hosts, guests, strict=True)]
-    before = games.pop()  # the traffic before the outages
     for guest in guests:
         smtp.wait_for(to=guest.email, subject_contains="Started", timeout=30)
     # Other traffic first: a move and its email.
-    decide(client, before, hosts[-1], {"act": "income"})
-    smtp.wait_for(to=guests[-1].email, subject_contains="Your move", timeout=30)
+    decide(client, games[0], hosts[0], {"act": "income"})
+    smtp.wait_for(to=guests[0].email, subject_contains="Your move", timeout=30)
 
+    tables = iter(zip(games[1:], hosts[1:], guests[1:], strict=True))
     delays = []
-    for index, (game, host, guest, seconds) in enumerate(zip(games, hosts, guests, OUTAGES, strict=False)):
-        if index % 2 == 0:  # the worker holds a task when the broker goes (here for an hour)
+    for seconds, doing in OUTAGES:
+        if doing == "holding":  # a task the worker holds until its time (an hour)
             held = outbox_tasks.relay.s()
             held.apply_async(countdown=3600)
             wait_for(lambda held=held: celery_workers.scheduled(held))
+        if doing == "running":  # an email the mail server takes its time to accept
+            slow_game, slow_host, slow_guest = next(tables)
+            smtp.slowness = SLOW_MAIL_SERVER
+            receiving = smtp.receiving
+            decide(client, slow_game, slow_host, {"act": "income"})
+            wait_for(lambda receiving=receiving: smtp.receiving > receiving)
+        game, host, guest = next(tables)
         private_broker.stop()
         response = decide(client, game, host, {"act": "income"})
         assert response.status_code == 302
@@ -440,6 +450,9 @@ def test_after_each_of_many_broker_outages_every_move_is_emailed_once_within_30_
         time.sleep(seconds)
         private_broker.start()
         back = time.monotonic()
+        if doing == "running":
+            smtp.wait_for(to=slow_guest.email, subject_contains="Your move", timeout=30)
+            smtp.slowness = 0.0
         email = smtp.wait_for(to=guest.email, subject_contains="Your move", timeout=EMAILED_WITHIN + 15)
         delays.append(round(email.arrived - back, 1))
 
