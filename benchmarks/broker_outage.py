@@ -17,8 +17,8 @@ each outage: a few moves in other games (their tasks are in the worker as Redis
 stops), Redis stopped, one move posted over HTTP as a browser posts it, Redis
 stopped for the outage's length (``--lengths``, in turn), started again; the delay
 from that moment to the awaited player's email at the SMTP server is measured.
-At the end, after the relay and the worker had time to do everything twice, every
-(recipient, subject) is counted: each exactly once.
+At the end, after the relay and the worker had time to do everything twice, the
+emails are counted by what they tell (the decision they ask for): none twice.
 
 Prints one line per outage, then the figures: the most and the median seconds from
 Redis's return to the email, the emails missing (not there within 30 s), those sent
@@ -28,6 +28,7 @@ keeps the folder of the worker's and gunicorn's logs (its path is printed).
 
 import argparse
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -267,6 +268,19 @@ def arrival(smtp, address: str, count: int, timeout: float) -> float | None:
         return None
 
 
+def what_it_tells(email) -> tuple:
+    """What ``email`` is about: the decision it asks for (seat, version, read from its
+    answer links), else its recipient and subject. Two emails about one thing are one
+    too many; a player asked twice in one game gets two of the same subject."""
+    from games.mail.tokens import read_answer_token
+
+    for link in email.links:
+        if match := re.search(r"/a/([^/]+)/", link):
+            token = read_answer_token(match.group(1))
+            return token["s"], token["v"]
+    return email.to[0], email.subject
+
+
 def run(args, drill: Drill) -> dict:
     drill.open()
     drill.start_site()
@@ -307,7 +321,7 @@ def run(args, drill: Drill) -> dict:
             flush=True,
         )
     time.sleep(args.settle)
-    counts = Counter((m.to[0], m.subject) for m in drill.smtp.messages)
+    counts = Counter(what_it_tells(email) for email in drill.smtp.messages)
     doubled = {key: count for key, count in counts.items() if count > 1}
     arrived = [delay for delay in delays if delay is not None]
     return {
