@@ -150,6 +150,15 @@ if CELERY_BROKER_URL == "filesystem://":
 # as docker compose runs it): the site then leaves every hand-over to it.
 OUTBOX_RELAY_PROCESS = env_bool("OUTBOX_RELAY_PROCESS", False)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# A worker survives a broker outage of any length, tries to reconnect every second,
+# and asks for an outbox relay once it is back (coupsite/celery.py).
+CELERY_WORKER_CONSUMER = "coupsite.celery:Consumer"
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task running when the broker goes finishes (it sends its email): cancelled, it
+# would be lost with its message if Redis came back empty (Celery 6 may default to True).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Beat survives a failed write of its schedule file (coupsite/celery.py).
+CELERY_BEAT_SCHEDULER = "coupsite.celery:Scheduler"
 CELERY_TASK_ACKS_LATE = True  # every task is idempotent, so a redelivery is harmless
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"

@@ -6,6 +6,7 @@ Used through the ``smtp`` fixture (tests/conftest.py), which also points Django'
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import socket
@@ -29,6 +30,7 @@ class CapturedEmail(ParsedEmail):
     mail_from: str
     rcpt_tos: list[str]
     raw: bytes = field(repr=False)  # as it crossed the wire, before any parsing
+    arrived: float = field(default=0.0, repr=False)  # time.monotonic() when the server took it
 
     @property
     def to(self) -> list[str]:
@@ -53,9 +55,13 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        self.mailbox.receiving += 1
+        await asyncio.sleep(self.mailbox.slowness)
         raw = envelope.original_content or envelope.content
         self.mailbox._add(
-            CapturedEmail.parse(raw, mail_from=envelope.mail_from, rcpt_tos=list(envelope.rcpt_tos), raw=raw)
+            CapturedEmail.parse(
+                raw, mail_from=envelope.mail_from, rcpt_tos=list(envelope.rcpt_tos), raw=raw, arrived=time.monotonic()
+            )
         )
         return "250 Message accepted for delivery"
 
@@ -69,6 +75,8 @@ class Mailbox:
         self._messages: list[CapturedEmail] = []
         self._changed = threading.Condition()
         self.refused: set[str] = set()  # addresses the server refuses, as a mail server fails
+        self.slowness = 0.0  # seconds the server takes to accept each message, as a slow one does
+        self.receiving = 0  # messages whose content the server began to receive
 
     def _add(self, message: CapturedEmail) -> None:
         with self._changed:
@@ -84,6 +92,7 @@ class Mailbox:
         with self._changed:
             self._messages.clear()
             self.refused.clear()
+            self.slowness = 0.0
 
     def __len__(self) -> int:
         return len(self.messages)

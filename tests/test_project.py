@@ -325,3 +325,37 @@ def test_home_page_is_in_brazilian_portuguese_for_brazilian_browsers(client):
     response = client.get(reverse("home"), headers={"accept-language": "pt-BR"})
     assert response.status_code == 200
     assert "Jogue Coup por e-mail com seus amigos" in response.text
+
+
+def test_while_redis_cannot_be_reached_the_cache_finds_nothing_and_stores_nothing_but_locks_fail():
+    import redis
+
+    from coupsite.cache import RedisCache
+    from tests.mailcatcher import free_port
+
+    cache = RedisCache(f"redis://127.0.0.1:{free_port()}/0", {})  # nobody listens there
+    assert cache.get("history", "a miss") == "a miss"
+    assert cache.get_many(["history", "awaited"]) == {}
+    cache.set("history", [1, 2], 30)
+    assert cache.set_many({"history": [1], "awaited": 2}, 30) == ["history", "awaited"]
+    with pytest.raises(redis.ConnectionError):
+        cache.add("sweep-deadlines", "token", 300)
+    with pytest.raises(redis.ConnectionError):
+        cache.incr("explanations")
+
+
+def test_beat_keeps_its_schedule_in_memory_when_its_file_cannot_be_written(tmp_path):
+    import dbm
+
+    from coupsite.celery import Scheduler, app
+
+    class LockedFile(dict):
+        def sync(self):
+            raise dbm.error[0]("locking protocol")  # what Python 3.13's SQLite shelve said under load
+
+    scheduler = Scheduler(app, schedule_filename=str(tmp_path / "celerybeat-schedule"))
+    store, scheduler._store = scheduler._store, LockedFile(entries=scheduler.schedule)
+    scheduler.sync()  # logged, not raised: beat's loop goes on
+    scheduler._store = store
+    assert "relay-outbox" in scheduler.schedule
+    scheduler.close()

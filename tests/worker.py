@@ -65,11 +65,14 @@ class Workers:
         self.running: dict[str, subprocess.Popen] = {}
         self.relay: subprocess.Popen | None = None
 
-    def start(self, **queues_by_label: list[str]) -> None:
-        """Start a solo worker per label, consuming its queues, and wait until all are ready."""
+    def start(self, *, beat: bool = False, pool: str = "solo", **queues_by_label: list[str]) -> None:
+        """Start a worker per label, consuming its queues, and wait until all are
+        ready. ``beat``: each runs beat too (``--beat``), as a small site's one worker
+        does; ``pool``: Celery's ``--pool`` (``prefork`` runs tasks in child processes)."""
         logs = {}
         for label, queues in queues_by_label.items():
             logs[label] = self.folder / f"worker-{label}.log"
+            embedded = ["--beat", "--schedule", str(self.folder / f"beat-{label}")] if beat else []
             self.running[label] = subprocess.Popen(
                 [
                     sys.executable,
@@ -78,7 +81,8 @@ class Workers:
                     "-A",
                     "coupsite",
                     "worker",
-                    "--pool=solo",
+                    *embedded,
+                    f"--pool={pool}",
                     "--loglevel=INFO",
                     "--without-mingle",
                     "--without-gossip",

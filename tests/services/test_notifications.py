@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import time
+from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
@@ -399,3 +400,69 @@ def test_the_relay_process_that_lost_the_database_connects_and_listens_again(
     with transaction.atomic():
         outbox.send(tasks.games_advanced.s([[1, 0, 1]]))
     wait_for(lambda: not Message.objects.exists())  # woken on the new connection
+
+
+# Each outage: its length in seconds, and what the worker is doing when the broker
+# goes: nothing, holding a task for its ETA, or running a task (sending an email to
+# a slow mail server) that ends after the broker is back. A move is made during each.
+OUTAGES = [(1, "running"), (8, "holding"), (2, "idle"), (20, "holding"), (3, "running"), (12, "idle")]
+EMAILED_WITHIN = 30.0  # seconds after the broker is back
+SLOW_MAIL_SERVER = 8.0  # seconds it takes to accept an email, longer than the outage
+
+
+def test_after_each_of_many_broker_outages_every_move_is_emailed_once_within_30_seconds(
+    private_broker, celery_workers, smtp, client, settings
+):
+    """The production shape of a small site (one worker, both queues, beat inside
+    it; Redis its broker and cache) against a Redis the test stops and starts
+    again, empty, time after time. The move's page answers meanwhile."""
+    settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": private_broker.url}}
+    celery_workers.env["REDIS_URL"] = private_broker.url
+    celery_workers.start(beat=True, pool="prefork", site=["celery", "deadlines"])
+    running = sum(doing == "running" for _seconds, doing in OUTAGES)
+    hosts = [make_player(f"Host{index}") for index in range(1 + len(OUTAGES) + running)]
+    guests = [make_player(f"Guest{index}") for index in range(len(hosts))]
+    games = [started_game(host, guest) for host, guest in zip(hosts, guests, strict=True)]
+    for guest in guests:
+        smtp.wait_for(to=guest.email, subject_contains="Started", timeout=30)
+    # Other traffic first: a move and its email.
+    decide(client, games[0], hosts[0], {"act": "income"})
+    smtp.wait_for(to=guests[0].email, subject_contains="Your move", timeout=30)
+
+    tables = iter(zip(games[1:], hosts[1:], guests[1:], strict=True))
+    delays = []
+    for seconds, doing in OUTAGES:
+        if doing == "holding":  # a task the worker holds until its time (an hour)
+            held = outbox_tasks.relay.s()
+            held.apply_async(countdown=3600)
+            wait_for(lambda held=held: celery_workers.scheduled(held))
+        if doing == "running":  # an email the mail server takes its time to accept
+            slow_game, slow_host, slow_guest = next(tables)
+            smtp.slowness = SLOW_MAIL_SERVER
+            receiving = smtp.receiving
+            decide(client, slow_game, slow_host, {"act": "income"})
+            wait_for(lambda receiving=receiving: smtp.receiving > receiving)
+        game, host, guest = next(tables)
+        private_broker.stop()
+        response = decide(client, game, host, {"act": "income"})
+        assert response.status_code == 302
+        assert client.get(response.url).status_code == 200
+        time.sleep(seconds)
+        private_broker.start()
+        back = time.monotonic()
+        if doing == "running":
+            smtp.wait_for(to=slow_guest.email, subject_contains="Your move", timeout=30)
+            smtp.slowness = 0.0
+        email = smtp.wait_for(to=guest.email, subject_contains="Your move", timeout=EMAILED_WITHIN + 15)
+        delays.append(round(email.arrived - back, 1))
+
+    assert max(delays) <= EMAILED_WITHIN, delays
+    time.sleep(12)  # beat's relay runs again: nothing is sent twice
+    sent = Counter((email.to[0], email.subject) for email in smtp.messages)
+    assert [key for key, count in sent.items() if count > 1] == []
+    # Each host was asked for the first move; each guest told the game started, then asked.
+    assert Counter(address for address, _subject in sent) == {
+        **{host.email: 1 for host in hosts},
+        **{guest.email: 2 for guest in guests},
+    }
+    assert not Message.objects.exists()
