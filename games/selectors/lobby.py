@@ -58,11 +58,11 @@ def _new_version() -> None:
 
 
 def _version() -> str:
+    """The lobby's version; a new one when none is kept (any new one is fresh)."""
     version = cache.get(VERSION_KEY)
     if version is None:
         version = uuid4().hex
-        cache.add(VERSION_KEY, version, None)
-        version = cache.get(VERSION_KEY, version)
+        cache.set(VERSION_KEY, version, None)
     return version
 
 
