@@ -39,7 +39,6 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -52,43 +51,10 @@ from benchmarks.load import (  # noqa: E402 (the project's root must be on the p
     session_cookie,
     wait_for_port,
 )
+from tests.redis_server import RedisServer  # noqa: E402
 
 BOUND = 30.0  # seconds from the broker's return within which every email must leave
 WAIT_AT_MOST = 120.0
-
-
-class Redis:
-    """A redis-server of the drill's own, stopped and started on one port."""
-
-    def __init__(self, folder: Path, persist: bool):
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.folder = folder
-        self.persist = persist
-        self.process = None
-
-    def start(self) -> None:
-        import redis
-
-        save = ["--save", "3600 1 300 100 60 10000"] if self.persist else ["--save", ""]
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder), *save],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=20)
 
 
 class Drill:
@@ -98,7 +64,7 @@ class Drill:
         self.db_name = f"coup_outage_drill_{os.getpid()}"
         self.processes: list[subprocess.Popen] = []
         self.db_created = False
-        self.redis = Redis(self.folder, args.persist)
+        self.redis = RedisServer(self.folder, persist=args.persist)
         self.smtp = None
 
     def open(self) -> None:
@@ -240,19 +206,7 @@ class Table:
         """The awaited player takes Income over HTTP, from the page ``prepare``
         opened; returns the next awaited user."""
         user, version = self.awaited_user()
-        browser = self.browsers[user.pk]
-        form = {"csrfmiddlewaretoken": browser.csrf_field, "version": str(version), "command": '{"act": "income"}'}
-        status, _body = browser.request(
-            "POST",
-            f"/games/{self.game.pk}/decide",
-            body=urlencode(form),
-            headers={
-                "Content-Type": "application/x-www-form-urlencoded",
-                "HX-Request": "true",
-                "Origin": f"http://127.0.0.1:{self.drill.port}",
-                "Referer": f"http://127.0.0.1:{self.drill.port}/games/{self.game.pk}/",
-            },
-        )
+        status, _body = self.browsers[user.pk].decide(self.game.pk, version, '{"act": "income"}')
         self.statuses.append(status)
         nxt, nxt_version = self.awaited_user()
         if nxt_version <= version:

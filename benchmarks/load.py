@@ -351,6 +351,21 @@ class Browser:
             self.csrf_field = self.cookies[settings.CSRF_COOKIE_NAME]
         return body
 
+    def decide(self, game_id: int, version: int, command: str):
+        """Post a decision as the game page does (htmx, from its form): (status, body)."""
+        form = {"csrfmiddlewaretoken": self.csrf_field, "version": str(version), "command": command}
+        return self.request(
+            "POST",
+            f"/games/{game_id}/decide",
+            body=urlencode(form),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "HX-Request": "true",
+                "Origin": f"http://127.0.0.1:{self.port}",
+                "Referer": f"http://127.0.0.1:{self.port}/games/{game_id}/",
+            },
+        )
+
 
 def poll_url(body: bytes) -> str:
     """The URL a game page, or its live part, polls (the game's version and clock in it)."""
@@ -394,19 +409,7 @@ class Player:
         if self.done >= len(self.script):
             raise RuntimeError("script exhausted")
         player, version, command, after = self.script[self.done]
-        browser = self.browsers[player]
-        form = {"csrfmiddlewaretoken": browser.csrf_field, "version": str(version), "command": command}
-        status, body = browser.request(
-            "POST",
-            f"/games/{self.game_id}/decide",
-            body=urlencode(form),
-            headers={
-                "Content-Type": "application/x-www-form-urlencoded",
-                "HX-Request": "true",
-                "Origin": f"http://127.0.0.1:{browser.port}",
-                "Referer": f"http://127.0.0.1:{browser.port}/games/{self.game_id}/",
-            },
-        )
+        status, body = self.browsers[player].decide(self.game_id, version, command)
         # The live partial the answer swaps in carries the game's version (its poll URL
         # and data-version): the move was made when it shows the version after it.
         made = status == 200 and re.search(rb'(?:data-version="|since=)%d\b' % after, body) is not None

@@ -5,8 +5,6 @@ import ast
 import base64
 import json
 import re
-import socket
-import subprocess
 import time
 from collections import Counter
 from datetime import timedelta
@@ -28,45 +26,14 @@ from outbox import services as outbox
 from outbox import tasks as outbox_tasks
 from outbox.models import Message
 from tests.players import awaited, make_player, started_game
+from tests.redis_server import RedisServer
 from tests.worker import database_url, wait_for
 
 
-class PrivateRedis:
-    """A Redis server of the test's own on a free port, stopped and started at will
-    (same port, nothing persisted: a restart loses whatever it held)."""
-
-    def __init__(self):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
 @pytest.fixture
-def private_broker(celery_workers, monkeypatch):
+def private_broker(celery_workers, monkeypatch, tmp_path):
     """This process and the test's workers use a Redis broker the test can stop."""
-    server = PrivateRedis()
+    server = RedisServer(tmp_path)
     server.start()
     celery_workers.env["CELERY_BROKER_URL"] = server.url
     monkeypatch.setattr(app.conf, "broker_url", server.url)
