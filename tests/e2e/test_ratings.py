@@ -56,7 +56,11 @@ def _play_to_the_end(game, host, *others) -> Game:
 def _rated_game_seen(page, language: str, host, others) -> None:
     _rated_before([host, *others])
     before = {rating.user_id: rating.shown for rating in Rating.objects.filter(kind=DEFAULT_KIND)}
-    game = _play_to_the_end(_create_in_the_browser(page), host, *others)
+    created = _create_in_the_browser(page)
+    # Away from the waiting room first: left open, it follows the game and reloads
+    # itself at the end, which would cut short the visit below.
+    page.goto("about:blank")
+    game = _play_to_the_end(created, host, *others)
     changes = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
     assert set(changes) == {host.pk, *(user.pk for user in others)}
     assert all(changes[user].shown_before == before[user] for user in changes)

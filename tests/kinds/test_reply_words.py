@@ -7,6 +7,7 @@ import random
 import pytest
 from django.utils import translation
 
+from games.engine.dealer import SeededDealer
 from games.kinds import KINDS
 from games.kinds.coup.engine.actions import ACTIONS
 from games.kinds.coup.engine.cards import VARIANTS
@@ -21,19 +22,21 @@ LANGUAGES = ("en", "es", "pt-br")
 
 
 def decisions_of_random_games(kind: str, variants, games: int = 4):
-    """(state, player) at every decision of a few random games."""
+    """(state, player) at every decision of a few random games, the same games on
+    every run (their deals and draws seeded too)."""
     rules = KINDS[kind].rules
     rng = random.Random(f"{kind}{variants}")
+    dealer = SeededDealer(f"{kind}{variants}")
     for _ in range(games):
         players = (
             ["p1", "p2", "p3", "p4"] if kind == "kobayakawa" or "two_player_draft" not in variants else ["p1", "p2"]
         )
-        state = rules.replay(rules.setup(players=players, first="p1", variants=variants))
+        state = rules.replay(rules.setup(players=players, first="p1", variants=variants, dealer=dealer))
         while not rules.is_over(state):
             player, _kind, version = rng.choice(rules.awaiting(state))
             yield state, player
             command = rng.choice(rules.options(state, player))
-            rules.play(state, player, {**command, "version": version})  # applies its events
+            rules.play(state, player, {**command, "version": version}, dealer)  # applies its events
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

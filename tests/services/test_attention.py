@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import tasks
 from games.models import Game
 from games.selectors import GameUnreadable, game_state
-from tests.players import awaited, make_player, started_game
+from tests.players import awaited, make_player, make_staff, started_game
 
 
 def make_due(*games):
@@ -87,21 +87,23 @@ def test_the_log_names_the_error_and_where_never_what_it_said(four, caplog):
     assert "contessa" not in record.getMessage().lower()
 
 
-def test_the_admin_lists_the_games_that_need_attention_and_clears_them(four, admin_client):
+def test_the_admin_lists_the_games_that_need_attention_and_clears_them(four, client):
     ana, ben, cai, dora = four
+    make_staff(ana)
+    client.force_login(ana)
     fine, broken = started_game(ana, ben), started_game(cai, dora)
     make_due(broken)
     break_timeout(broken)
     tasks.sweep_deadlines()
 
     url = reverse("admin:games_game_changelist")
-    listed = admin_client.get(url, {"attention": "yes"}).content.decode()
+    listed = client.get(url, {"attention": "yes"}).content.decode()
     assert f"/admin/games/game/{broken.pk}/change/" in listed and f"/admin/games/game/{fine.pk}/change/" not in listed
     assert "deadline: IndexError" in listed
-    detail = admin_client.get(reverse("admin:games_game_change", args=[broken.pk])).content.decode()
+    detail = client.get(reverse("admin:games_game_change", args=[broken.pk])).content.decode()
     assert "deadline: IndexError" in detail and "snapshot" not in detail.lower()  # never the hands
 
-    admin_client.post(url, {"action": "clear_attention", "_selected_action": [broken.pk]})
+    client.post(url, {"action": "clear_attention", "_selected_action": [broken.pk]})
     assert Game.objects.get(pk=broken.pk).attention == ""
 
 

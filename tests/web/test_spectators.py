@@ -3,7 +3,6 @@ kept from the players while the game runs, following a game's result, blocking,
 reporting and the rate limits; bad input says why and changes nothing."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -12,7 +11,7 @@ from django.urls import reverse
 from games.models import Block, ChatMessage, ChatReport, Follow, Game
 from games.selectors.moderation import blocked_either_way
 from games.services import gathering, play
-from tests.players import gathering_game, make_player, started_game
+from tests.players import gathering_game, make_player, make_staff, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +142,8 @@ def test_a_message_in_a_private_game_cannot_be_reported_by_a_stranger(ana, ben, 
 def test_staff_hide_a_reported_message_from_the_admin(public_game, ben, watcher):
     message = play.chat_post(game=public_game, user=ben, text="hide me")
     ChatReport.objects.create(message=message, reporter=watcher)
-    staff = get_user_model().objects.create_superuser("staff", "staff@example.com", "pw-long-enough-1")
+    staff = make_player("Staff")
+    make_staff(staff)
     admin = signed_in(staff)
     listed = admin.get(reverse("admin:games_chatmessage_changelist"), {"reported": "yes"})
     assert "hide me" in listed.content.decode()
