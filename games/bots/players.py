@@ -60,7 +60,8 @@ class StrongPlayer:
     terms) with every player following the easy rules, up to the kind's horizon,
     and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
     of the game, in between the seat's share of the table). Rounds go on until
-    the budget is spent; the answer with the best total wins."""
+    the budget is spent (a world the deadline overtakes is left out, see
+    ``Allowance``); the answer with the best total wins."""
 
     level = "strong"
 
@@ -86,14 +87,15 @@ class StrongPlayer:
         """The summed scores of ``options``, and how many worlds were imagined."""
         rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
         dump, load = rules.dump, rules.load
-        more = budget.clock()
+        allowance = budget.allowance()
         totals = [0.0] * len(options)
-        worlds = 0
-        while True:
+        while allowance.begin_world():
             world = dump(knowledge.sample(rng))
             dice = rng.random()
-            worlds += 1
-            for index, option in enumerate(options):
+            scores = []
+            for option in options:
+                if scores and allowance.late():
+                    break  # this world would overrun the budget: it is left out
                 imagined = load(world)
                 imagined_rng = random.Random(dice)
                 dealer = PlayoutDealer(dice)
@@ -106,7 +108,9 @@ class StrongPlayer:
                     pick=playouts.picker(imagined_rng),
                     stop=playouts.horizon(imagined),
                 )
-                totals[index] += playouts.score(imagined, seat)
-            if not more():
+                scores.append(playouts.score(imagined, seat))
+            if len(scores) < len(options):
                 break
-        return totals, worlds
+            allowance.world_done()
+            totals = [total + score for total, score in zip(totals, scores, strict=True)]
+        return totals, allowance.worlds
