@@ -92,7 +92,7 @@ class StrongPlayer:
         while allowance.begin_world():
             world = dump(knowledge.sample(rng))
             dice = rng.random()
-            scores = []
+            scores: list[float] = []
             for option in options:
                 if scores and allowance.late():
                     break  # this world would overrun the budget: it is left out

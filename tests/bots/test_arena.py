@@ -7,8 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.bots import Budget
-from games.bots import arena
+from games.bots import Budget, arena
 from games.bots.arena import decision_percentiles, play_match, wilson_interval
 
 # Newcombe, "Two-sided confidence intervals for the single proportion: comparison
