@@ -69,25 +69,27 @@ class StrongPlayer:
         self.playouts = playouts
 
     def choose(self, knowledge, rng, budget) -> dict:
+        allowance = budget.allowance()  # the time spent listing the options counts too
         options = knowledge.options()
         if len(options) == 1:
             return options[0]
-        totals, _worlds = self.totals(knowledge, options, rng, budget)
+        totals, _worlds = self.totals(knowledge, options, rng, allowance)
         return options[max(range(len(options)), key=totals.__getitem__)]
 
     def weigh(self, knowledge, rng, budget) -> list[tuple[dict, float]]:
         """Each of the seat's options with its mean score over the worlds
         imagined (0 to 1, as ``Playouts.score``): the reasons behind ``choose``,
         for a player asking what the bot would have done."""
+        allowance = budget.allowance()
         options = knowledge.options()
-        totals, worlds = self.totals(knowledge, options, rng, budget)
+        totals, worlds = self.totals(knowledge, options, rng, allowance)
         return [(option, total / worlds) for option, total in zip(options, totals, strict=True)]
 
-    def totals(self, knowledge, options, rng, budget) -> tuple[list[float], int]:
-        """The summed scores of ``options``, and how many worlds were imagined."""
+    def totals(self, knowledge, options, rng, allowance) -> tuple[list[float], int]:
+        """The summed scores of ``options`` over the worlds ``allowance`` lets
+        the bot imagine, and how many those were."""
         rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
         dump, load = rules.dump, rules.load
-        allowance = budget.allowance()
         totals = [0.0] * len(options)
         while allowance.begin_world():
             world = dump(knowledge.sample(rng))

@@ -48,7 +48,8 @@ def first_turn():
 def spend(budget_seconds, clock, worlds=None):
     knowledge, options = first_turn()
     strong = StrongPlayer(Playouts(coup_bots.easy_answer, coup_bots.horizon, clock.score))
-    totals, imagined = strong.totals(knowledge, options, random.Random(1), Budget(budget_seconds, worlds, clock))
+    allowance = Budget(budget_seconds, worlds, clock).allowance()
+    totals, imagined = strong.totals(knowledge, options, random.Random(1), allowance)
     return totals, imagined, len(options)
 
 
