@@ -1,6 +1,8 @@
 """Matches between bot levels: ``play_match`` plays games with the levels rotated
 round the table, so that each level sits in each position equally often, and
 counts wins and thinking time per level (``manage.py bot_arena`` prints them).
+A game that does not end is counted apart, with its seed and seats, so that it
+can be played again (``play_seeded_game``), and the match goes on.
 
 Every answer a bot gives is played through the game's ``play``, with all the
 checks a player's answer gets: an illegal answer stops the match with an error.
@@ -80,19 +82,31 @@ def play_match(kind: str, seats: list, games: int, budget: Budget, seed=None, va
     return summary(kind, seats, results)
 
 
-def _play_dealt_game(deal) -> dict:
-    """One game of ``play_match``: its levels, seed, budget and variants, with fresh bots."""
-    kind, levels, seed, budget, variants = deal
+def play_seeded_game(kind: str, levels: list, seed: int, budget: Budget, variants=()) -> dict:
+    """The game of ``play_match`` dealt with ``seed`` to the seats ``levels``, with
+    fresh bots: the way to play again a game the arena reports unfinished."""
     bots = {level: bot_for(kind, level) for level in levels}
     return play_game(kind, levels, bots, random.Random(seed), budget, variants)
+
+
+def _play_dealt_game(deal) -> dict:
+    """One game of ``play_match``; one that does not end is ``{"unfinished": {"seed", "seats", "answers"}}``."""
+    kind, levels, seed, budget, variants = deal
+    try:
+        return play_seeded_game(kind, levels, seed, budget, variants)
+    except UnfinishedGame:
+        return {"unfinished": {"seed": seed, "seats": levels, "answers": MAX_DECISIONS}}
 
 
 def summary(kind: str, seats: list, results: list[dict]) -> dict:
     """The arena's summary of the games ``results`` (``play_game``'s, in game
     order): each level's wins (a shared win counts a share of one), its share of
-    the games with the 95% Wilson score interval of that share, and its CPU time
-    per decision, on average and at the 50th, 90th and 99th percentiles and the
-    most (in milliseconds)."""
+    the games that ended with the 95% Wilson score interval of that share, and its
+    CPU time per decision in those games, on average and at the 50th, 90th and
+    99th percentiles and the most (in milliseconds); then the games that did not
+    end, each with its seed and seats."""
+    unfinished = [result["unfinished"] for result in results if "unfinished" in result]
+    results = [result for result in results if "unfinished" not in result]
     games = len(results)
     levels = list(dict.fromkeys(seats))
     wins: defaultdict[str, float] = defaultdict(float)
@@ -107,12 +121,18 @@ def summary(kind: str, seats: list, results: list[dict]) -> dict:
         "players": len(seats),
         "games": games,
         "wins": {level: round(wins[level], 3) for level in levels},
-        "win_share": {level: round(wins[level] / games, 3) for level in levels},
-        "interval_95": {level: [round(bound, 3) for bound in wilson_interval(wins[level], games)] for level in levels},
+        # No share is a share of no game: a match none of whose games ended has none.
+        "win_share": {level: round(wins[level] / games, 3) for level in levels} if games else {},
+        "interval_95": (
+            {level: [round(bound, 3) for bound in wilson_interval(wins[level], games)] for level in levels}
+            if games
+            else {}
+        ),
         "ms_per_decision": {
             level: round(1000 * sum(times[level]) / len(times[level]), 3) if times[level] else 0.0 for level in levels
         },
         "decision_ms": {level: decision_percentiles(times[level]) for level in levels},
+        "unfinished": unfinished,
     }
 
 

@@ -72,26 +72,51 @@ class Budget:
     """How long a bot may think about one decision: ``seconds`` of CPU time (the
     arena's ``--budget-ms``), and optionally at most ``worlds`` imagined deals of
     the unseen cards (so that a test's answer does not depend on the machine's
-    speed). At least one world is always imagined."""
+    speed). At least one world is always imagined. ``clock`` reads the seconds
+    spent (the process's CPU time; a test may give its own)."""
 
-    def __init__(self, seconds: float = 1.0, worlds: int | None = None):
+    def __init__(self, seconds: float = 1.0, worlds: int | None = None, clock=time.process_time):
         self.seconds = seconds
         self.worlds = worlds
+        self.clock = clock
 
-    def clock(self):
-        """``more()``, asked after each world: whether the budget allows another."""
-        deadline = time.process_time() + self.seconds
-        limit = self.worlds
-        count = 0
+    def allowance(self) -> "Allowance":
+        """One decision's share of the budget, its time counted from now."""
+        return Allowance(self)
 
-        def more() -> bool:
-            nonlocal count
-            count += 1
-            if limit is not None and count >= limit:
-                return False
-            return time.process_time() < deadline
 
-        return more
+class Allowance:
+    """The budget of one decision as it is spent, world by world. A world is
+    begun only when the longest one so far would still end before the deadline,
+    and one the deadline overtakes may be left out (``late``), so that a decision
+    keeps within its seconds rather than overrunning by the world it was in."""
+
+    def __init__(self, budget: Budget):
+        self.clock = budget.clock
+        self.limit = budget.worlds
+        self.deadline = self.clock() + budget.seconds
+        self.worlds = 0
+        self.longest = 0.0
+        self.world_began = 0.0
+
+    def begin_world(self) -> bool:
+        """Whether another world may be imagined (it is then timed from now): the
+        first always; then while the count allows and the longest world so far fits."""
+        now = self.clock()
+        if self.worlds and (self.limit is not None and self.worlds >= self.limit or now + self.longest > self.deadline):
+            return False
+        self.world_began = now
+        return True
+
+    def world_done(self) -> None:
+        """The world begun last was imagined to the end."""
+        self.worlds += 1
+        self.longest = max(self.longest, self.clock() - self.world_began)
+
+    def late(self) -> bool:
+        """Whether the deadline has passed with a world already imagined: the
+        world under way may then be left out."""
+        return self.worlds > 0 and self.clock() >= self.deadline
 
 
 def bring_to_top(pile: list, cards: list) -> None:

@@ -60,7 +60,8 @@ class StrongPlayer:
     terms) with every player following the easy rules, up to the kind's horizon,
     and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
     of the game, in between the seat's share of the table). Rounds go on until
-    the budget is spent; the answer with the best total wins."""
+    the budget is spent (a world the deadline overtakes is left out, see
+    ``Allowance``); the answer with the best total wins."""
 
     level = "strong"
 
@@ -68,32 +69,35 @@ class StrongPlayer:
         self.playouts = playouts
 
     def choose(self, knowledge, rng, budget) -> dict:
+        allowance = budget.allowance()  # the time spent listing the options counts too
         options = knowledge.options()
         if len(options) == 1:
             return options[0]
-        totals, _worlds = self.totals(knowledge, options, rng, budget)
+        totals, _worlds = self.totals(knowledge, options, rng, allowance)
         return options[max(range(len(options)), key=totals.__getitem__)]
 
     def weigh(self, knowledge, rng, budget) -> list[tuple[dict, float]]:
         """Each of the seat's options with its mean score over the worlds
         imagined (0 to 1, as ``Playouts.score``): the reasons behind ``choose``,
         for a player asking what the bot would have done."""
+        allowance = budget.allowance()
         options = knowledge.options()
-        totals, worlds = self.totals(knowledge, options, rng, budget)
+        totals, worlds = self.totals(knowledge, options, rng, allowance)
         return [(option, total / worlds) for option, total in zip(options, totals, strict=True)]
 
-    def totals(self, knowledge, options, rng, budget) -> tuple[list[float], int]:
-        """The summed scores of ``options``, and how many worlds were imagined."""
+    def totals(self, knowledge, options, rng, allowance) -> tuple[list[float], int]:
+        """The summed scores of ``options`` over the worlds ``allowance`` lets
+        the bot imagine, and how many those were."""
         rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
         dump, load = rules.dump, rules.load
-        more = budget.clock()
         totals = [0.0] * len(options)
-        worlds = 0
-        while True:
+        while allowance.begin_world():
             world = dump(knowledge.sample(rng))
             dice = rng.random()
-            worlds += 1
-            for index, option in enumerate(options):
+            scores: list[float] = []
+            for option in options:
+                if scores and allowance.late():
+                    break  # this world would overrun the budget: it is left out
                 imagined = load(world)
                 imagined_rng = random.Random(dice)
                 dealer = PlayoutDealer(dice)
@@ -106,7 +110,9 @@ class StrongPlayer:
                     pick=playouts.picker(imagined_rng),
                     stop=playouts.horizon(imagined),
                 )
-                totals[index] += playouts.score(imagined, seat)
-            if not more():
+                scores.append(playouts.score(imagined, seat))
+            if len(scores) < len(options):
                 break
-        return totals, worlds
+            allowance.world_done()
+            totals = [total + score for total, score in zip(totals, scores, strict=True)]
+        return totals, allowance.worlds

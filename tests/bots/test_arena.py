@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.bots import Budget
+from games.bots import Budget, arena
 from games.bots.arena import decision_percentiles, play_match, wilson_interval
 
 # Newcombe, "Two-sided confidence intervals for the single proportion: comparison
@@ -78,3 +78,34 @@ def test_the_command_plays_on_several_processes_and_prints_intervals_and_percent
     assert alone[0].startswith("easy: won ") and "95% Wilson interval" in alone[0] and "p99" in alone[0]
     with pytest.raises(CommandError, match="--jobs must be at least 1"):
         call_command("bot_arena", *args, "--jobs", "0")
+
+
+def test_a_game_that_does_not_end_is_counted_apart_with_its_seed_and_the_match_goes_on(monkeypatch, capsys):
+    # Games cut short: two easy players need some forty answers, on average, to end one.
+    monkeypatch.setattr(arena, "MAX_DECISIONS", 40)
+    result = play_match("coup", ["easy", "easy"], games=10, budget=QUICK, seed=3)
+    unfinished = result["unfinished"]
+    assert unfinished and result["games"] and len(unfinished) + result["games"] == 10
+    assert sum(result["wins"].values()) == pytest.approx(result["games"])  # the shares are of the games that ended
+    for stuck in unfinished:
+        assert stuck["seats"] == ["easy", "easy"] and stuck["answers"] == 40
+        with pytest.raises(arena.UnfinishedGame):  # its seed plays the same game again
+            arena.play_seeded_game("coup", stuck["seats"], stuck["seed"], QUICK)
+    call_command(
+        "bot_arena", "--game", "coup", "--players", "2", "--games", "10", "--seats", "easy,easy", "--seed", "3"
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    printed = json.loads(lines[-1])
+    assert outcome(printed) == outcome(result) and printed["unfinished"] == unfinished
+    assert [line for line in lines if line.startswith("unfinished:")] == [
+        f"unfinished: the game of seed {stuck['seed']} with seats easy,easy did not end after 40 answers "
+        "(games.bots.arena.play_seeded_game plays it again); it counts for no level"
+        for stuck in unfinished
+    ]
+
+
+def test_a_match_none_of_whose_games_ended_has_no_shares(monkeypatch):
+    monkeypatch.setattr(arena, "MAX_DECISIONS", 1)
+    result = play_match("coup", ["easy", "easy"], games=2, budget=QUICK, seed=3)
+    assert result["games"] == 0 and len(result["unfinished"]) == 2
+    assert result["win_share"] == {} and result["interval_95"] == {}

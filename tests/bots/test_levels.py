@@ -90,8 +90,10 @@ def test_the_arena_prints_its_summary_as_the_last_line(capsys):
         "interval_95",
         "ms_per_decision",
         "decision_ms",
+        "unfinished",
     ]
     assert summary["game"] == "kobayakawa" and summary["players"] == 3 and summary["games"] == 3
+    assert summary["unfinished"] == []
     assert set(summary["wins"]) == {"easy", "default"}
     assert summary["win_share"]["easy"] == pytest.approx(summary["wins"]["easy"] / 3, abs=0.001)
 

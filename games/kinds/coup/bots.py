@@ -27,6 +27,10 @@ STEAL_CHANCE = 0.7
 # no coins, so a player who always exchanged (and kept that card) would never reach
 # a Coup, and a table of such players would never end.
 EXCHANGE_CHANCE = 0.5
+# How often it assassinates when it holds the Assassin: not always, or two players
+# each holding an Assassin and a Contessa would spend their coins on blocked
+# Assassinations for ever, each turn, never saving the seven of a Coup.
+ASSASSINATE_CHANCE = 0.7
 CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is this much less likely
 
 
@@ -288,7 +292,7 @@ def _turn(state, me, options, rng):
     hand = me.hand
     if "coup" in by_act:
         return _aimed(state, me, by_act["coup"], rng)
-    if "assassinate" in by_act and claims["assassinate"] in hand:
+    if "assassinate" in by_act and claims["assassinate"] in hand and rng.random() < ASSASSINATE_CHANCE:
         return _aimed(state, me, by_act["assassinate"], rng)
     for act in ("tax", "patronage"):
         if act in by_act and claims[act] in hand:
