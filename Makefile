@@ -2,7 +2,7 @@
 #   make run    start the site on http://127.0.0.1:8000 and the Celery workers (SQLite, no Redis;
 #               emails at http://127.0.0.1:8000/mailbox/, as it prints); `make run PORT=8001`
 #               serves on another port, e.g. a second server beside the first
-#   make test   run the test suite on both cores (PostgreSQL + Redis on localhost by default;
+#   make test   run the test suite in three processes (PostgreSQL + Redis on localhost by default;
 #               installs Debian's chromium for the browser tests when missing, and fetches
 #               axe-core, their accessibility checker, from the npm registry (Python only);
 #               TEST_WORKERS=0 runs it in one process)
@@ -33,7 +33,8 @@ PYTEST_ARGS ?=
 # pytest-xdist processes for `make test` (0: none, everything in one process). Each has
 # its own test database, Redis database (REDIS_URL's + its number), SMTP server and
 # Celery workers (tests/conftest.py); worksteal evens out the uneven test lengths.
-TEST_WORKERS ?= 2
+# Three on two cores: a good part of the run waits on browsers, workers and servers.
+TEST_WORKERS ?= 3
 FAST_TESTS := tests/engine tests/kinds
 
 # The browser tests (tests/e2e) drive Debian's chromium through Playwright; Playwright's

@@ -1,6 +1,8 @@
 """Every page a player can reach, on a phone and a desktop, in English and in Brazilian
 Portuguese (whose longer words are the first to overflow): none is wider than the
-screen, and none has a serious or critical accessibility violation (axe-core,
+screen in any of the four, and none has a serious or critical accessibility
+violation on the phone in Portuguese or on the desktop in English, between them
+every page at each width and in each language (axe-core,
 tests/e2e/axe.py). Each walk reports every page that fails, not only the first."""
 
 from __future__ import annotations
@@ -216,6 +218,7 @@ def _too_wide(page) -> str:
 @pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
 def test_every_page_fits_the_screen_and_passes_axe(new_page, live_server, phone, language):
     visits = _site(language)
+    accessibility_checked = phone == (language == "pt-br")
     headers = {"locale": "pt-BR", "extra_http_headers": {"Accept-Language": "pt-BR"}} if language != "en" else {}
     pages = {}
     problems = []
@@ -232,7 +235,8 @@ def test_every_page_fits_the_screen_and_passes_axe(new_page, live_server, phone,
         assert page.locator("html").get_attribute("lang") == language, f"{visit.name}: not in {language}"
         if wide := _too_wide(page):
             problems.append(f"{visit.name} ({visit.path}): {wide}")
-        problems += [f"{visit.name} ({visit.path}): {violation}" for violation in axe.violations(page)]
+        if accessibility_checked:
+            problems += [f"{visit.name} ({visit.path}): {violation}" for violation in axe.violations(page)]
         if visit.then:
             visit.then(page)
     assert not problems, "\n".join(problems)

@@ -26,7 +26,7 @@ from tests.web.conftest import awaited, gathering_game, started_game
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES_PER_ROUTE = 12
+EXAMPLES_PER_ROUTE = 8
 # Without staff rights every admin address is one gate, the admin's sign-in: a few
 # examples each suffice there.
 EXAMPLES_PER_CLOSED_ADMIN_ROUTE = 2
