@@ -113,6 +113,16 @@ def awaited(game) -> dict:
     return {name: (decision, version) for name, decision, version in KINDS[game.kind].rules.awaiting(game_state(game))}
 
 
+def play_to_the_end(game, seed) -> Game:
+    """``game`` played to its end with random answers (``play_randomly``, seeded by
+    ``seed``), refreshed."""
+    for _game in play_randomly(game, random.Random(seed)):
+        pass
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
 def play_randomly(game, rng: random.Random, decisions: int = 10_000):
     """Answer ``game``'s awaited decisions at random through the services until it
     ends, yielding the game after each answer."""

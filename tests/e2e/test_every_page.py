@@ -7,7 +7,6 @@ tests/e2e/axe.py). Each walk reports every page that fails, not only the first."
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -32,7 +31,7 @@ from ratings.services import game_rate
 from ratings.skill import ESTABLISHED
 from tests.e2e import axe
 from tests.e2e.helpers import fresh_code, log_in
-from tests.players import PASSWORD, awaited, gathering_game, make_player, play_randomly, started_game
+from tests.players import PASSWORD, awaited, gathering_game, make_player, play_to_the_end, started_game
 from tests.ratings.builders import finished_game
 
 # No address of the site fails on purpose: the server error page, as its handler renders
@@ -92,10 +91,7 @@ def _site(language: str) -> list[Visit]:
     finished = started_game(ana, ben, rated=True, visibility=public)
     kobayakawa_finished = started_game(ana, ben, cai, kind="kobayakawa", rated=True)
     for game in (finished, kobayakawa_finished):
-        for _ in play_randomly(game, random.Random(24)):
-            pass
-        game.refresh_from_db()
-        assert game.status == Game.Status.FINISHED
+        play_to_the_end(game, 24)
     assert "p1" in awaited(coup) and "p1" in awaited(kobayakawa), "Ana must have a decision open"
     for number in range(ESTABLISHED):  # on the leaderboard: established players
         game, results = finished_game(

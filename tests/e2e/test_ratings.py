@@ -5,7 +5,6 @@ reader's own place. On a desktop in English, on a phone in Spanish."""
 
 from __future__ import annotations
 
-import random
 import re
 
 from django.utils import translation
@@ -19,7 +18,7 @@ from ratings.models import Rating, RatingChange
 from ratings.services import game_rate
 from ratings.skill import ESTABLISHED
 from tests.e2e.helpers import form_with, log_in, submit
-from tests.players import PASSWORD, make_player, play_randomly
+from tests.players import PASSWORD, make_player, play_to_the_end
 from tests.ratings.builders import finished_game
 
 
@@ -46,10 +45,7 @@ def _play_to_the_end(game, host, *others) -> Game:
     for user in others:
         gathering.seat_join(game=game, user=user, join_token=game.join_token)
     game = gathering.game_start(game=game, by=host)
-    for _ in play_randomly(game, random.Random(26)):
-        pass
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    play_to_the_end(game, 26)
     return game
 
 

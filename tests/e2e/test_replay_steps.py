@@ -5,18 +5,15 @@ in Portuguese."""
 
 from __future__ import annotations
 
-import random
-
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import log_in
-from tests.players import PASSWORD, make_player, play_randomly, started_game
+from tests.players import PASSWORD, make_player, play_to_the_end, started_game
 
 
 def _finished_game(*users):
     game = started_game(*users)
-    for _game in play_randomly(game, random.Random(5)):
-        pass
+    play_to_the_end(game, 5)
     return game
 
 

@@ -6,7 +6,6 @@ English on a desktop, in Portuguese on a phone."""
 
 from __future__ import annotations
 
-import random
 import re
 
 from playwright.sync_api import expect
@@ -14,15 +13,14 @@ from playwright.sync_api import expect
 from games.models import SecondOpinion
 from tests.e2e import axe
 from tests.e2e.helpers import log_in
-from tests.players import PASSWORD, make_player, play_randomly, started_game
+from tests.players import PASSWORD, make_player, play_to_the_end, started_game
 
 WEIGHED_SECONDS = 60  # the worker also sends the game's emails first
 
 
 def _finished_game(*users):
     game = started_game(*users)
-    for _game in play_randomly(game, random.Random(8)):
-        pass
+    play_to_the_end(game, 8)
     return game
 
 

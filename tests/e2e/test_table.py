@@ -6,7 +6,6 @@ var/screenshots/table/ (not tracked) for a person to look at."""
 
 from __future__ import annotations
 
-import random
 import re
 
 from django.conf import settings
@@ -14,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.services import play
 from tests.e2e.helpers import log_in
-from tests.players import PASSWORD, awaited, make_player, play_randomly, started_game
+from tests.players import PASSWORD, awaited, make_player, play_to_the_end, started_game
 
 SHOTS = settings.BASE_DIR / "var" / "screenshots" / "table"
 
@@ -98,8 +97,7 @@ def test_the_claim_the_countdown_and_the_title_follow_the_game(new_page, live_se
 def test_the_end_of_a_game_turns_every_hand_face_up(new_page, live_server):
     ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
     game = started_game(ana, ben, cai)
-    for _game in play_randomly(game, random.Random(3)):
-        pass
+    play_to_the_end(game, 3)
     winner = game.winner.profile.display_name
     loser = next(user for user in (ana, ben, cai) if user != game.winner)
     for phone, name in ((True, "end-phone"), (False, "end-desktop")):

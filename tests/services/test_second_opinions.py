@@ -13,7 +13,7 @@ from games.kinds import KINDS
 from games.models import Game, SecondOpinion
 from games.services import opinions
 from games.services.errors import NotSeated, ServiceError
-from tests.players import make_player, play_randomly, started_game
+from tests.players import make_player, play_randomly, play_to_the_end, started_game
 from tests.worker import wait_for
 
 OVER_FIRST = "A second opinion is given only once the game is over."
@@ -22,10 +22,7 @@ NOT_YOURS = "That is not one of your decisions in this game."
 
 def finished_game(ana, ben, cai) -> Game:
     game = started_game(ana, ben, cai)
-    for _game in play_randomly(game, random.Random(11)):
-        pass
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    play_to_the_end(game, 11)
     return game
 
 

@@ -3,7 +3,6 @@ the previous winner starts, and the preferences a player keeps (time zone, and t
 sections each game kind adds to the profile page)."""
 
 import html
-import random
 import re
 from zoneinfo import ZoneInfo
 
@@ -22,7 +21,7 @@ from games.selectors import game_state
 from games.services import gathering, play
 from games.services.errors import ServiceError
 from games.web import replays
-from tests.players import play_randomly, profile_form_data
+from tests.players import play_to_the_end, profile_form_data
 from tests.web.conftest import awaited, gathering_game, make_player, player_of, started_game
 
 pytestmark = pytest.mark.django_db
@@ -50,10 +49,7 @@ def finished_by_resignations(host, *others):
 
 
 def played_to_the_end(game, seed: int = 7):
-    for _game in play_randomly(game, random.Random(seed)):
-        pass
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    play_to_the_end(game, seed)
     return game
 
 

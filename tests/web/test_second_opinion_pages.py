@@ -3,14 +3,12 @@ decisions; asking before the game is over, on another seat's decision or a
 number that is no decision is refused with the reason and computes nothing; a
 stranger gets a 404; without JavaScript, the answer is the replay with a message."""
 
-import random
-
 import pytest
 from django.urls import reverse
 
 from games.models import Game, SecondOpinion
 from games.services import opinions
-from tests.players import play_randomly
+from tests.players import play_to_the_end
 from tests.web.conftest import started_game
 
 pytestmark = pytest.mark.django_db
@@ -20,9 +18,7 @@ ASK = "What would the strong bot have done?"
 
 def finished(ana, ben, cai) -> Game:
     game = started_game(ana, ben, cai)
-    for _game in play_randomly(game, random.Random(2)):
-        pass
-    game.refresh_from_db()
+    play_to_the_end(game, 2)
     return game
 
 
@@ -100,8 +96,7 @@ def test_an_opinion_asked_shows_as_pending_until_weighed(client, ana, ben, cai):
 def test_a_kobayakawa_decision_gets_its_opinion_in_its_own_words(client, ana, ben, cai, settings):
     settings.SECOND_OPINION_WORLDS = 20
     game = started_game(ana, ben, cai, kind="kobayakawa")
-    for _game in play_randomly(game, random.Random(4)):
-        pass
+    play_to_the_end(game, 4)
     version = versions(game, ana)[0]
     ask(client, ana, game, version, **HTMX)
     assert opinions.second_opinion_give(opinion_id=SecondOpinion.objects.get(game=game, version=version).pk)

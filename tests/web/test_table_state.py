@@ -2,15 +2,13 @@
 for the variants in play, the claim being answered and who has answered it, and
 the end of a game with every hand face up and the final order."""
 
-import random
 import re
 
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from games.selectors import game_state, table_for
-from tests.players import play_randomly
+from tests.players import play_to_the_end
 from tests.web.conftest import answer, player_of, started_game
 from tests.web.test_action_picker import _income_until
 from tests.web.test_dashboard import page, text
@@ -66,9 +64,7 @@ def test_the_claim_on_the_table_says_who_has_answered_it(client, game, ana, ben,
 
 def test_the_end_of_a_game_shows_every_hand_face_up_and_the_final_order(client, ana, ben, cai):
     game = started_game(ana, ben, cai)
-    for _game in play_randomly(game, random.Random(11)):
-        pass
-    assert game.status == Game.Status.FINISHED
+    play_to_the_end(game, 11)
     state = game_state(game)
     hands = {p.name: sorted(p.hand) for p in state.players}
     winner = game.winner

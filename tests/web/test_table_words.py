@@ -2,14 +2,13 @@
 words, never "your action" about someone else, in every language and in the
 replay; Foreign Aid is never called a claim."""
 
-import random
 import re
 
 import pytest
 from django.urls import reverse
 
 from accounts.models import profile_of
-from tests.players import play_randomly
+from tests.players import play_to_the_end
 from tests.web.conftest import answer, player_of, started_game
 from tests.web.test_dashboard import page, text
 
@@ -46,8 +45,7 @@ def _seat_statuses(html: str) -> dict:
 
 def test_the_replay_speaks_to_the_reader_only_about_their_own_seat(client, ana, ben):
     game = started_game(ana, ben)
-    for _game in play_randomly(game, random.Random(5)):
-        pass
+    play_to_the_end(game, 5)
     me = {ana: player_of(game, ana), ben: player_of(game, ben)}
     seen = set()
     for step in range(1, 12):

@@ -1,8 +1,6 @@
 """Kobayakawa through the shared service: decision emails with one-click answers,
 a reply by email, the replay of a finished game and the dashboard."""
 
-import random
-
 from django.urls import reverse
 
 from accounts.models import profile_of
@@ -12,7 +10,7 @@ from games.models import Game, SeatResult
 from games.selectors import game_state
 from games.services import gathering, play
 from tests.mail.test_replies import reply
-from tests.players import awaited, play_randomly
+from tests.players import awaited, play_to_the_end
 
 
 def kobayakawa_game(host, *others):
@@ -102,10 +100,7 @@ def test_an_unclear_kobayakawa_reply_is_explained(ana, ben, cai, smtp, django_ca
 def test_a_finished_kobayakawa_game_is_replayed_and_on_the_dashboard(client, ana, ben, cai):
     _named(ana, ben, cai)
     game = kobayakawa_game(ana, ben, cai)
-    for _ in play_randomly(game, random.Random(7)):
-        pass
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    play_to_the_end(game, 7)
     winners = KINDS["kobayakawa"].rules.winners(game_state(game))
     positions = {int(name[1:]) - 1 for name in winners}
     results = {r.seat.position: r.place for r in SeatResult.objects.filter(game=game).select_related("seat")}
