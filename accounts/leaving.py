@@ -6,7 +6,8 @@ rating history, data exports), every session signed in to it or holding one of
 its addresses (a half-finished sign-in by code), the invitations to its
 addresses, the suppression marks and sent-email records of its addresses
 (``MailFailure``, ``SentEmail``, ``AddressOptOut``), the admin's log entries
-about it, and the cached stories of its games, which name it.
+about it, the cached stories of its games, which name it, and the mail to or from
+its addresses in the site's own Maildir (the embedded default's).
 
 What stays: its seats, the games it hosted and won, and the results of its
 finished games, moved to a new account that nobody can sign in to and that is
@@ -41,6 +42,7 @@ from django.db.models import Q
 
 from accounts.bounces import normalized
 from accounts.models import AddressOptOut, EmailMode, MailFailure, Profile, SentEmail
+from coupsite.mailbox import messages_forget
 from games import history
 from games.kinds import KINDS
 from games.models import Game, Invitation, Seat, SeatChange, SeatResult
@@ -89,6 +91,7 @@ def account_delete(*, user) -> str:
         LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk)).delete()
         user.delete()
         transaction.on_commit(lambda: history.forget(game_ids))
+        transaction.on_commit(lambda: messages_forget(addresses))
     return former.profile.name
 
 

@@ -22,6 +22,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.utils import getaddresses
 from pathlib import Path
 from typing import Self
 
@@ -81,6 +82,29 @@ def maildir_path() -> Path | None:
         if config.get("BACKEND") == BACKEND and config.get("OPTIONS", {}).get("file_path"):
             return Path(config["OPTIONS"]["file_path"]).resolve()
     return None
+
+
+def messages_forget(addresses: set[str]) -> int:
+    """Remove from the site's own Maildir (the embedded default's, when the site uses
+    it) every message to or from one of ``addresses`` (lower case), or naming one: a
+    deleted account's mail goes with it. Returns how many were removed."""
+    path = maildir_path()
+    if path is None or not addresses:
+        return 0
+    box = _open(path)
+    removed = 0
+    for key in box.keys():
+        try:
+            raw = box.get_bytes(key)
+        except (KeyError, FileNotFoundError):
+            continue  # removed meanwhile
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        headers = [str(value) for name in ("To", "Cc", "From", "Reply-To") for value in message.get_all(name, [])]
+        named = {address.lower() for _name, address in getaddresses(headers)}
+        if named & addresses or any(address.encode() in raw.lower() for address in addresses):
+            box.discard(key)
+            removed += 1
+    return removed
 
 
 def mail_destination() -> str:

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +15,7 @@ from accounts.bounces import mail_failed, sent_email_recorded
 from accounts.export import data_export_request
 from accounts.leaving import AccountGone, account_delete
 from accounts.models import DataExport, Holiday, MailFailure, profile_of
+from coupsite.mailbox import BACKEND, maildir_path, stored_messages
 from games.mail import emails
 from games.models import ChatMessage, Event, Follow, Game, Invitation, SeatChange, SeatResult
 from games.services import gathering, play
@@ -126,6 +128,25 @@ def test_the_deleted_person_leaves_no_trace_and_the_others_games_stay_whole(play
     assert db_found == [] and cache_found == [] and mail_found == []
     # The log was never rewritten: it never named her.
     assert Event.objects.filter(game=finished).count() == finished.version
+
+
+def test_her_mail_in_the_sites_maildir_goes_with_her(players, settings, tmp_path):
+    """Without an SMTP server the site keeps its mail in a Maildir (the embedded default)."""
+    zephyrine, bob, _cid = players
+    settings.MAILERS = {"default": {"BACKEND": BACKEND, "OPTIONS": {"file_path": str(tmp_path)}}}
+    folder = maildir_path()
+    assert folder == tmp_path.resolve()
+    send_mail("Your move", "Hello", "site@example.com", [ADDRESS])
+    send_mail("Your move", "Hello", "site@example.com", ["zq.second@example.net"])
+    send_mail("Your move", "Hello", "site@example.com", [bob.email])
+
+    def holding(address: str) -> int:
+        return sum(address in message.to for message in stored_messages(folder, limit=100_000))
+
+    assert holding(ADDRESS) and holding("zq.second@example.net") and holding(bob.email)
+    account_delete(user=zephyrine)
+    assert holding(ADDRESS) == holding("zq.second@example.net") == 0
+    assert holding(bob.email)  # another's mail stays
 
 
 def test_deleting_twice_is_refused_without_harm(players):
