@@ -2,7 +2,7 @@
 step where she had a decision to make, asks what the strong bot would have done,
 sees it being thought about, then (a real Celery worker weighs it) the bot's
 choice and each option's score, on a page axe finds no serious fault with. In
-English on a desktop, in Portuguese on a phone."""
+English and Spanish on a desktop, in Portuguese on a phone."""
 
 from __future__ import annotations
 
@@ -66,6 +66,20 @@ def test_a_player_asks_the_strong_bots_opinion_on_a_replay(new_page, live_server
         "ask": "What would the strong bot have done?",
         "thinking": "The strong bot is thinking about this decision…",
         "chosen": "The strong bot would have chosen:",
+    }
+    _asks_a_second_opinion(page, game, words)
+
+
+def test_a_player_asks_the_strong_bots_opinion_in_spanish(new_page, live_server, celery_worker):
+    ana, ben, cai = make_player("Ana", language="es"), make_player("Ben"), make_player("Cai")
+    game = _finished_game(ana, ben, cai)
+    page = new_page()
+    log_in(page, live_server, ana.email, PASSWORD)
+    words = {
+        "heading": "Tu decisión aquí: una segunda opinión",
+        "ask": "¿Qué habría hecho el bot fuerte?",
+        "thinking": "El bot fuerte está pensando en esta decisión…",
+        "chosen": "El bot fuerte habría elegido:",
     }
     _asks_a_second_opinion(page, game, words)
 

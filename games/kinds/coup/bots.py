@@ -277,7 +277,12 @@ def _aimed(state, me, options, rng):
 
 def _visible(state, me, card) -> int:
     """Copies of ``card`` the player can see: face up anywhere, or in its own hand."""
-    return sum(p.revealed.count(card) for p in state.players) + me.hand.count(card) + me.drawn.count(card)
+    # A loop rather than sum() over a generator: the strong player's playouts ask this most.
+    seen = me.hand.count(card) + me.drawn.count(card)
+    for p in state.players:
+        if p.revealed:
+            seen += p.revealed.count(card)
+    return seen
 
 
 def _copies(state) -> int:
@@ -319,8 +324,16 @@ def _turn(state, me, options, rng):
 
 
 def _respond(state, me, options, rng):
-    challenge = next((o for o in options if o["act"] == "challenge"), None)
-    blocks = [o for o in options if o["act"] == "block"]
+    if len(options) == 1:
+        return options[0]  # allowing is all there is
+    challenge = None
+    blocks = []
+    for option in options:
+        act = option["act"]
+        if act == "challenge":
+            challenge = challenge or option
+        elif act == "block":
+            blocks.append(option)
     if state.estate is not None:  # a Lawyer claim: challenge it only when no Lawyer can be left
         if challenge is not None and _visible(state, me, LAWYER) >= _copies(state):
             return challenge
@@ -328,15 +341,15 @@ def _respond(state, me, options, rng):
     action = state.action
     claim = action.block_card if action.blocker is not None else state.rulebook.claims.get(action.kind)
     if challenge is not None and claim is not None:
-        visible = _visible(state, me, claim)
-        if visible >= _copies(state):
+        visible, copies = _visible(state, me, claim), _copies(state)
+        if visible >= copies:
             return challenge
         hurts_me = action.target == me.name or action.actor == me.name
-        if visible == _copies(state) - 1 and hurts_me and rng.random() < DOUBT_CHANCE:
+        if visible == copies - 1 and hurts_me and rng.random() < DOUBT_CHANCE:
             return challenge
-    held = [o for o in blocks if o["as"] in me.hand]
-    if held:
-        return held[0]
+    for block in blocks:
+        if block["as"] in me.hand:
+            return block
     if blocks and action.kind == "assassinate" and len(me.hand) == 1:
         return blocks[0]  # the last influence: claiming the Contessa is the only hope
     return next(o for o in options if o["act"] == "allow")
