@@ -93,12 +93,15 @@ class BaseFlow[S: GameState]:
         version = command.get("version")
         if version is not None and version != decision.id:
             raise IllegalMove(_("That decision has already passed."))
-        return self.answer(spec, state.by_name[name], command)
+        player = state.by_name[name]
+        if spec.check is not None:
+            spec.check(state, player, command)
+        return self.answer(spec, player, command)
 
     def answer(self, spec, player, command: dict) -> list[Event]:
         """``player`` answers their awaited ``spec`` decision with ``command``,
-        already known to be readable and of the right act."""
-        spec.handle(self, player, command)
+        already known to be legal (checked, or one of the options listed now)."""
+        spec.play(self, player, command)
         self.answered()
         return self.events
 

@@ -3,8 +3,8 @@
 A game awaits a ``Decision`` from each player it asks. Every kind of decision a
 game has ("turn", "respond", "bet"...) is described once, by a ``DecisionSpec``:
 which acts answer it, how it is asked, its legal options, how an answer is
-played and what a deadline answers. A game's words (labels, prompts on pages)
-live in its ``words``, keyed by the same decision kinds.
+checked and played, and what a deadline answers. A game's words (labels,
+prompts on pages) live in its ``words``, keyed by the same decision kinds.
 """
 
 
@@ -28,19 +28,25 @@ class DecisionSpec:
     - ``prompt``: what the player is asked, as a sentence ending ("respond"), marked
       for translation; the messages of a refusal quote it.
     - ``options(state, player)``: the legal answers, each a command (``act`` and its
-      fields) that ``handle`` accepts as it is. An option may also carry its
-      consequence under the keys listed in ``consequences`` (the coins a Steal
-      takes, the medals a bet costs), so the words that label it never work a rule
-      out again; ``handle`` ignores those keys.
-    - ``handle(flow, player, command)``: checks the answer and emits its events;
-      raises ``IllegalMove``, before emitting anything, when the rules forbid it.
+      fields) that ``check`` and ``play`` accept as it is. An option may also
+      carry its consequence under the keys listed in ``consequences`` (the coins
+      a Steal takes, the medals a bet costs), so the words that label it never
+      work a rule out again; ``play`` ignores those keys.
+    - ``check(state, player, command)``: raises ``IllegalMove`` when the rules
+      forbid the answer, changing nothing; None when every answer of the right
+      act is legal. A command from outside (``BaseFlow.command``, a deadline's
+      default among them) is checked; an option just listed (the playouts'
+      ``Rules.play_option``) and an answer the engine gives itself (a forced one,
+      a standing one) need not be.
+    - ``play(flow, player, command)``: emits the events of an answer already
+      known to be legal (checked, or one of the options); it checks nothing.
     - ``default(state, player, dealer)``: the answer a deadline gives (docs/scenarios.md,
       "Timeout defaults").
     - ``offered(state, player)``: the answers a person is offered, when they differ
       from ``options``: an answer that would lead straight to another decision of
       the same player carries that decision's answer too, so one question stands
       for two (conceding a challenge, with the card it costs). Each is a command
-      ``handle`` accepts. None: the ``options``.
+      ``check`` and ``play`` accept. None: the ``options``.
     - ``forced(state, player)``: the one answer public information alone leaves
       (a turn whose only legal move is a Coup on the last opponent), which the
       service plays at once (``BaseFlow.forced_answers``); None when the player is
@@ -48,16 +54,39 @@ class DecisionSpec:
       game waits must not tell one (docs/rules.md, "Decisions are always awaited").
     """
 
-    __slots__ = ("kind", "answers", "prompt", "options", "handle", "default", "consequences", "offered", "forced")
+    __slots__ = (
+        "kind",
+        "answers",
+        "prompt",
+        "options",
+        "check",
+        "play",
+        "default",
+        "consequences",
+        "offered",
+        "forced",
+    )
 
     def __init__(
-        self, kind: str, *, answers, prompt: str, options, handle, default, consequences=(), offered=None, forced=None
+        self,
+        kind: str,
+        *,
+        answers,
+        prompt: str,
+        options,
+        play,
+        default,
+        check=None,
+        consequences=(),
+        offered=None,
+        forced=None,
     ):
         self.kind = kind
         self.answers = frozenset(answers)
         self.prompt = prompt
         self.options = options
-        self.handle = handle
+        self.check = check
+        self.play = play
         self.default = default
         self.consequences = frozenset(consequences)
         self.offered = offered or options

@@ -46,12 +46,14 @@ def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int
     random among the awaited players (the first challenge received is the one
     resolved); ``pick(state, name, options)`` chooses their answer among their
     legal options, a random one by default. The state is changed in place. Each
-    answer goes through the same decision handler as ``play``, without the checks
-    a listed option needs not pass again."""
+    answer is played by the same decision handler as ``play``'s, without the
+    decision's check, which a listed option needs not pass again."""
     rand = rng.random
-    specs = rules.Flow.DECISIONS
+    # Each decision kind's options and handler, looked up once rather than at every decision.
+    answering = {kind: (spec.options, spec.play) for kind, spec in rules.Flow.DECISIONS.items()}
     flow = rules.unrecorded_flow(state, dealer)
     answered = flow.answered
+    by_name = state.by_name
     # ``BaseFlow.answer`` and a random pick inlined: this loop is the bots' hottest path.
     for decisions in range(max_decisions):
         if state.over or (stop is not None and stop(state)):
@@ -63,9 +65,9 @@ def play_out(rules, state, dealer, rng, pick=None, stop=None, max_decisions: int
             names = list(awaiting)
             name = names[int(rand() * len(names))]
             decision = awaiting[name]
-        spec = specs[decision.kind]
-        player = state.by_name[name]
-        options = spec.options(state, player)
-        spec.handle(flow, player, options[int(rand() * len(options))] if pick is None else pick(state, name, options))
+        options_of, play = answering[decision.kind]
+        player = by_name[name]
+        options = options_of(state, player)
+        play(flow, player, options[int(rand() * len(options))] if pick is None else pick(state, name, options))
         answered()
     raise RuntimeError(f"a {rules.kind} playout did not end after {max_decisions} decisions")

@@ -1,14 +1,17 @@
 """Coup's decisions, one spec each: the acts that answer it, its prompt, its legal
-options, the handler that plays an answer and the answer a deadline gives.
+options, the check that refuses an illegal answer, the handler that plays a legal
+one and the answer a deadline gives.
 
 Where things happen, for a newcomer: the turn actions are declared in
-``_declare`` (turn); a challenge is raised in ``_challenge`` (respond) and
-resolved in ``_challenged``; a block in ``_block``. What an action does once it
-stands (a Steal taking coins, an Exchange drawing) is ``flow._step_effect``.
+``_declare`` (turn, checked by ``_check_declare``); a challenge is raised in
+``_challenge`` (respond) and resolved in ``_challenged``; a block in ``_block``.
+What an action does once it stands (a Steal taking coins, an Exchange drawing)
+is ``flow._step_effect``.
 
-Every check happens before the first event is emitted, so a refused command
-leaves the state untouched. The option dicts below are shared constants: callers
-must not mutate them.
+Each check reads the state and changes nothing, so a refused command leaves the
+state untouched; each handler plays an answer the check (or the options it was
+listed among) has already found legal, and checks nothing again. The option
+dicts below are shared constants: callers must not mutate them.
 """
 
 from itertools import combinations
@@ -102,8 +105,7 @@ def _turn_default(state: CoupState, player, dealer) -> dict:
     return command
 
 
-def _declare(flow, player, command):
-    state = flow.state
+def _check_declare(state: CoupState, player, command):
     rulebook = state.rulebook
     act = command["act"]
     action = rulebook.actions.get(act)
@@ -111,27 +113,34 @@ def _declare(flow, player, command):
         raise IllegalMove(_("That action is not part of the variants in play."))
     if player.coins >= FORCED_COUP_COINS and act != FORCED_ACTION:
         raise IllegalMove(_("You have {coins} coins, so you must launch a Coup."), coins=player.coins)
-    cost = action.cost
-    if action.aim != ANYONE and player.coins < cost:  # aimed at anyone, the cost depends on whom
-        raise IllegalMove(action.unaffordable, cost=cost, coins=player.coins)
-    data = {"player": player.name, "action": act}
-    target = _checked_target(flow, player, command, action)
+    if action.aim != ANYONE and player.coins < action.cost:  # aimed at anyone, the cost depends on whom
+        raise IllegalMove(action.unaffordable, cost=action.cost, coins=player.coins)
+    target = _checked_target(state, player, command, action)
     if action.aim == ANYONE:
         yourself = target is None or target is player
-        if yourself:
-            cost = action.own_cost
+        cost = _declared_cost(action, yourself)
         if player.coins < cost:
             raise IllegalMove(
                 action.own_unaffordable if yourself else action.unaffordable, cost=cost, coins=player.coins
             )
-        target = target or player
+    if act in rulebook.declared and command.get("name") not in rulebook.characters:
+        raise IllegalMove(_("Name one of the characters in the deck for a declared attack."))
+
+
+def _declare(flow, player, command):
+    state = flow.state
+    act = command["act"]
+    action = ACTIONS[act]
+    data = {"player": player.name, "action": act}
+    target = command.get("target")
+    yourself = action.aim == ANYONE and (target is None or target == player.name)
+    cost = _declared_cost(action, yourself)
+    if yourself:
+        target = player.name
     if target is not None:
-        data[action.target_key] = target.name
-    if act in rulebook.declared:
-        named = command.get("name")
-        if named not in rulebook.characters:
-            raise IllegalMove(_("Name one of the characters in the deck for a declared attack."))
-        data["name"] = named
+        data[action.target_key] = target
+    if act in state.rulebook.declared:
+        data["name"] = command["name"]
     if action.takes_reserve:
         data["takes"] = state.reserve
     flow.emit("coup.action.declared", data)
@@ -142,8 +151,16 @@ def _declare(flow, player, command):
     flow.run("declared")
 
 
-def _checked_target(flow, player, command, action):
-    state = flow.state
+def _declared_cost(action, yourself: bool) -> int:
+    """What declaring ``action`` costs: aimed at oneself (an action aimed at
+    anyone, with no target or oneself named), its own cost."""
+    if yourself:
+        assert action.own_cost is not None, "only an action aimed at anyone may aim at oneself"
+        return action.own_cost
+    return action.cost
+
+
+def _checked_target(state: CoupState, player, command, action):
     name = command.get("target")
     if name is None:
         if action.aim in (OPPONENT, BENEFICIARY):
@@ -178,7 +195,8 @@ TURN = DecisionSpec(
     answers=ACTIONS,
     prompt=_("choose your action"),
     options=_turn_options,
-    handle=_declare,
+    check=_check_declare,
+    play=_declare,
     default=_turn_default,
     consequences=("coins", "draws"),
     forced=_turn_forced,
@@ -211,6 +229,14 @@ def _block_options(state: CoupState, player):
     return [ALLOW, *_blocks(state, player)]
 
 
+def _check_respond(state: CoupState, player, command):
+    act = command["act"]
+    if act == "challenge":
+        _check_challenge(state, player, command)
+    elif act == "block":
+        _check_block(state, player, command)
+
+
 def _respond(flow, player, command):
     act = command["act"]
     if act == "allow":
@@ -222,8 +248,7 @@ def _respond(flow, player, command):
         _block(flow, player, command)
 
 
-def _challenge(flow, player, command):
-    state = flow.state
+def _check_challenge(state: CoupState, player, command):
     if state.awaiting[player.name].kind == "block":
         raise IllegalMove(_("The action can no longer be challenged; you may only block it or allow it."))
     named = command.get("target")
@@ -232,12 +257,19 @@ def _challenge(flow, player, command):
     if named == player.name:
         raise IllegalMove(_("You can't challenge yourself."))
     if state.estate is not None:
-        claimant, on = _challenged_inheritance_claim(state, player, named), "inheritance"
+        _challenged_inheritance_claim(state, player, named)
     else:
         claimant = _open_claim(state)
         if named is not None and named != claimant:
             _refuse_challenge_of(state, named, claimant)
-        on = "action" if state.action.blocker is None else "block"
+
+
+def _challenge(flow, player, command):
+    state = flow.state
+    if state.estate is not None:
+        claimant, on = _challenged_inheritance_claim(state, player, command.get("target")), "inheritance"
+    else:
+        claimant, on = _open_claim(state), "action" if state.action.blocker is None else "block"
     flow.emit("coup.challenged", {"player": player.name, "claimant": claimant, "on": on})
 
 
@@ -290,20 +322,22 @@ def _challenged_inheritance_claim(state: CoupState, player, named) -> str:
     raise IllegalMove(_("{player} has no Lawyer claim you can challenge."), player=named)
 
 
-def _block(flow, player, command):
-    state = flow.state
+def _check_block(state: CoupState, player, command):
     action = state.action
-    if state.estate is not None or action.blocker is not None:
+    if state.estate is not None or action is None or action.blocker is not None:
         raise IllegalMove(_("There is nothing to block now."))
     if player not in blockers_of(state, action):
         raise IllegalMove(_("You can't block this action."))
-    card = command.get("as")
     allowed = state.rulebook.blockers[action.kind]
-    if card not in allowed:
+    if command.get("as") not in allowed:
         raise IllegalMove(
             _("This action can be blocked only by claiming: {cards}."), cards=[card_name(card) for card in allowed]
         )
-    flow.emit("coup.blocked", {"player": player.name, "card": card})
+
+
+def _block(flow, player, command):
+    state = flow.state
+    flow.emit("coup.blocked", {"player": player.name, "card": command["as"]})
     flow.run(flow.await_([p for p in state.players if p is not player], "respond", "block_allowed"))
 
 
@@ -312,7 +346,8 @@ RESPOND = DecisionSpec(
     answers=("allow", "challenge", "block"),
     prompt=_("respond"),
     options=_respond_options,
-    handle=_respond,
+    check=_check_respond,
+    play=_respond,
     default=fixed_answer(ALLOW),
 )
 
@@ -321,7 +356,8 @@ BLOCK = DecisionSpec(
     answers=("allow", "block"),
     prompt=_("decide whether to block"),
     options=_block_options,
-    handle=_respond,
+    check=_check_respond,
+    play=_respond,
     default=fixed_answer(ALLOW),
 )
 
@@ -355,16 +391,24 @@ def _challenged_default(state: CoupState, player, dealer) -> dict:
     return {"act": "prove" if can_prove(state, player, challenged_claim(state)) else "concede"}
 
 
-def _challenged(flow, player, command):
-    state = flow.state
-    challenge = state.challenge
-    on_block = challenge.on == "block"
+def _check_challenged(state: CoupState, player, command):
     if command["act"] == "prove":
         claim = challenged_claim(state)
         if not can_prove(state, player, claim):
             if claim is None:
                 raise IllegalMove(_("You can't prove it: you hold a {card}."), card=card_name(disclaimed(state)))
             raise IllegalMove(_("You can't prove it: you have no {card}."), card=card_name(claim))
+    else:
+        lost = command.get("lose")  # the card, when the concession is answered with its loss
+        if lost is not None and lost not in player.hand:
+            raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(lost))
+
+
+def _challenged(flow, player, command):
+    state = flow.state
+    challenge = state.challenge
+    if command["act"] == "prove":
+        claim = challenged_claim(state)
         shown = list(player.hand) if claim is None else [claim]
         flow.emit("coup.claim.proved", {"player": player.name, "cards": shown})
         flow.shuffle_court()
@@ -374,16 +418,13 @@ def _challenged(flow, player, command):
         ]
         flow.run(flow.lose(state.by_name[challenge.challenger], then))
     else:
-        lost = command.get("lose")  # the card, when the concession is answered with its loss
-        if lost is not None and lost not in player.hand:
-            raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(lost))
         flow.emit("coup.claim.conceded", {"player": player.name})
         if challenge.on == "inheritance":
             flow.emit("coup.inheritance.claim_lost", {"player": player.name})
             then = "inheritance_resume"
         else:
-            then = "effect" if on_block else "action_failed"
-        flow.run(flow.lose(player, then, lost))
+            then = "effect" if challenge.on == "block" else "action_failed"
+        flow.run(flow.lose(player, then, command.get("lose")))
 
 
 CHALLENGED = DecisionSpec(
@@ -391,7 +432,8 @@ CHALLENGED = DecisionSpec(
     answers=("prove", "concede"),
     prompt=_("prove the claim or concede"),
     options=_challenged_options,
-    handle=_challenged,
+    check=_check_challenged,
+    play=_challenged,
     default=_challenged_default,
     consequences=("claim", "disclaims"),
     offered=_challenged_offered,
@@ -404,11 +446,14 @@ CHALLENGED = DecisionSpec(
 _lose_options, _lose_default = _one_card_of_the_hand("lose")
 
 
-def _lose(flow, player, command):
+def _check_lose(state: CoupState, player, command):
     card = command.get("card")
     if card not in player.hand:
         raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(card))
-    flow.lose_card(player, card)
+
+
+def _lose(flow, player, command):
+    flow.lose_card(player, command["card"])
     flow.resume()
 
 
@@ -417,7 +462,8 @@ LOSE = DecisionSpec(
     answers=("lose",),
     prompt=_("choose an influence to lose"),
     options=_lose_options,
-    handle=_lose,
+    check=_check_lose,
+    play=_lose,
     default=_lose_default,
 )
 
@@ -435,16 +481,22 @@ def _keep_default(state: CoupState, player, dealer) -> dict:
     return {"act": "keep", "cards": list(player.hand)}
 
 
-def _keep(flow, player, command):
+def _check_keep(state: CoupState, player, command):
     cards = command.get("cards")
-    pool = player.hand + player.drawn
     count = len(player.hand)
     if not isinstance(cards, list) or len(cards) != count:
         raise IllegalMove(_("Keep as many cards as you have face down ({count})."), count=count)
-    returned = list(pool)
+    pool = player.hand + player.drawn
     for card in cards:
-        if card not in returned:
+        if card not in pool:
             raise IllegalMove(_("You can keep only cards from your hand and the cards you drew."))
+        pool.remove(card)
+
+
+def _keep(flow, player, command):
+    cards = command["cards"]
+    returned = player.hand + player.drawn
+    for card in cards:
         returned.remove(card)
     flow.emit(
         "coup.exchange.kept",
@@ -461,7 +513,8 @@ KEEP = DecisionSpec(
     answers=("keep",),
     prompt=_("choose the cards to keep"),
     options=_keep_options,
-    handle=_keep,
+    check=_check_keep,
+    play=_keep,
     default=_keep_default,
 )
 
@@ -472,10 +525,14 @@ KEEP = DecisionSpec(
 _show_options, _show_default = _one_card_of_the_hand("show")
 
 
-def _show(flow, player, command):
+def _check_show(state: CoupState, player, command):
     card = command.get("card")
     if card not in player.hand:
         raise IllegalMove(_("You have no face-down {card} to show."), card=card_name(card))
+
+
+def _show(flow, player, command):
+    card = command["card"]
     examiner = flow.state.action.actor
     flow.emit("coup.card.shown", {"player": player.name, "to": examiner}, {"card": card}, (player.name, examiner))
     flow.resume()
@@ -492,7 +549,8 @@ SHOW = DecisionSpec(
     answers=("show",),
     prompt=_("choose a card to show"),
     options=_show_options,
-    handle=_show,
+    check=_check_show,
+    play=_show,
     default=_show_default,
     forced=_show_forced,
 )
@@ -523,7 +581,7 @@ EXAMINE = DecisionSpec(
     answers=("give_back", "force_exchange"),
     prompt=_("give the card back or force an exchange"),
     options=fixed_options({"act": "give_back"}, {"act": "force_exchange"}),
-    handle=_examine,
+    play=_examine,
     default=fixed_answer({"act": "give_back"}),
 )
 
@@ -542,7 +600,7 @@ INHERITANCE = DecisionSpec(
     answers=("claim_inheritance", "decline"),
     prompt=_("claim the inheritance or decline"),
     options=fixed_options({"act": "claim_inheritance"}, {"act": "decline"}),
-    handle=_inheritance,
+    play=_inheritance,
     default=fixed_answer({"act": "decline"}),
 )
 
@@ -553,10 +611,13 @@ INHERITANCE = DecisionSpec(
 _draft_options, _draft_default = _one_card_of_the_hand("draft_keep")
 
 
-def _draft(flow, player, command):
-    card = command.get("card")
-    if card not in player.hand:
+def _check_draft(state: CoupState, player, command):
+    if command.get("card") not in player.hand:
         raise IllegalMove(_("Keep one of the cards of your set."))
+
+
+def _draft(flow, player, command):
+    card = command["card"]
     aside = list(player.hand)
     aside.remove(card)
     flow.emit("coup.draft.kept", {"player": player.name}, {"card": card, "aside": aside}, (player.name,))
@@ -573,7 +634,8 @@ DRAFT = DecisionSpec(
     answers=("draft_keep",),
     prompt=_("choose the card to keep"),
     options=_draft_options,
-    handle=_draft,
+    check=_check_draft,
+    play=_draft,
     default=_draft_default,
 )
 

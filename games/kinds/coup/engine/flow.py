@@ -3,8 +3,8 @@ uses (waiting for players, losing an influence, drawing, moving coins) and the
 steps that resume the game once nobody is awaited.
 
 Emitting applies each event at once (``state.py``), so the flow always reads the
-current state. An answer is checked and played by its decision's handler
-(``decisions.py``); when it leaves nobody awaited, the flow resumes at
+current state. An answer is checked by its decision's check and played by its
+handler (``decisions.py``); when it leaves nobody awaited, the flow resumes at
 ``state.step``, the continuation recorded by the last ``coup.awaited`` event, and
 runs until the game waits for someone again.
 
@@ -68,7 +68,7 @@ class Flow(BaseFlow[CoupState]):
             if found is None:
                 return
             name, decision, answer = found
-            DECISIONS[decision.kind].handle(self, state.by_name[name], answer)
+            DECISIONS[decision.kind].play(self, state.by_name[name], answer)
 
     def resign(self, name: str) -> list[Event]:
         """``name`` leaves the game: every face-down card is turned face up and the

@@ -1,10 +1,11 @@
 """Kobayakawa's decisions, one spec each: the acts that answer it, its prompt, its
-legal options, the handler that plays an answer and the answer a deadline gives
-(flip; discard the card just drawn; pass).
+legal options, the check that refuses an illegal answer (a discard's card), the
+handler that plays a legal one and the answer a deadline gives (flip; discard the
+card just drawn; pass).
 
-Every check happens before the first event is emitted, so a refused command
-leaves the state untouched. The option dicts below are shared constants: callers
-must not mutate them.
+A check reads the state and changes nothing, so a refused command leaves the
+state untouched; a handler checks nothing again. The option dicts below are
+shared constants: callers must not mutate them.
 """
 
 from games.engine.decisions import DecisionSpec, decision_table, fixed_answer, fixed_options
@@ -36,7 +37,7 @@ TURN = DecisionSpec(
     answers=("draw", "flip"),
     prompt=_("draw a card or flip a new Kobayakawa card"),
     options=fixed_options({"act": "draw"}, {"act": "flip"}),
-    handle=_turn,
+    play=_turn,
     default=fixed_answer({"act": "flip"}),
 )
 
@@ -52,13 +53,16 @@ def _discard_drawn(state: KobayakawaState, player, dealer) -> dict:
     return {"act": "discard", "card": player.drawn}
 
 
-def _discard(flow, player, command):
+def _check_discard(state: KobayakawaState, player, command):
     card = command.get("card")
     if not is_card(card) or card not in (player.card, player.drawn):
         raise IllegalMove(
             _("Discard one of your two cards: {cards}."), cards=[str(c) for c in sorted((player.card, player.drawn))]
         )
-    flow.emit("kobayakawa.card.discarded", {"player": player.name, "card": card})
+
+
+def _discard(flow, player, command):
+    flow.emit("kobayakawa.card.discarded", {"player": player.name, "card": command["card"]})
     flow.advance()
 
 
@@ -67,7 +71,8 @@ DISCARD = DecisionSpec(
     answers=("discard",),
     prompt=_("choose the card to discard"),
     options=_discard_options,
-    handle=_discard,
+    check=_check_discard,
+    play=_discard,
     default=_discard_drawn,
 )
 
@@ -93,7 +98,7 @@ BET = DecisionSpec(
     answers=("bet", "pass"),
     prompt=_("bet or pass"),
     options=_bet_options,
-    handle=_bet,
+    play=_bet,
     default=fixed_answer(PASS),
     consequences=("medals",),
 )
