@@ -43,7 +43,8 @@ def _asks_a_second_opinion(page, game, words: dict) -> None:
     stored = SecondOpinion.objects.get(game=game, version=version)
     scores = page.locator(f"#opinion-{version} .second-opinion__scores li")
     expect(scores).to_have_count(len(stored.weighed))
-    shown = [re.fullmatch(r"(.+): (\d+)%", text) for text in scores.all_inner_texts()]
+    # Spanish writes a space before the percent sign ("33 %").
+    shown = [re.fullmatch(r"(.+): (\d+)\s?%", text) for text in scores.all_inner_texts()]
     assert all(shown), scores.all_inner_texts()
     assert [int(match[2]) for match in shown] == [round(100 * weighed["score"]) for weighed in stored.weighed]
     best = page.locator(f"#opinion-{version} .second-opinion__best")
