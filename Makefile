@@ -1,6 +1,6 @@
 # Coup by email — everyday commands. Needs GNU make and Python >= 3.12.
-#   make run    start the site on http://127.0.0.1:8000 and the Celery workers (SQLite, no Redis;
-#               emails at http://127.0.0.1:8000/mailbox/, as it prints); `make run PORT=8001`
+#   make run    start the site on http://localhost:8000 and the Celery workers (SQLite, no Redis;
+#               emails at http://localhost:8000/mailbox/, as it prints); `make run PORT=8001`
 #               serves on another port, e.g. a second server beside the first
 #   make test   run the test suite in three processes (PostgreSQL + Redis on localhost by default;
 #               installs Debian's chromium for the browser tests when missing, and fetches
@@ -110,8 +110,8 @@ PORT ?= 8000
 run: $(VENV)/.installed
 	$(DEV) $(VENV_PY) manage.py migrate --noinput
 	@mkdir -p var
-	@export $(DEV) SITE_URL="$${SITE_URL-http://127.0.0.1:$(PORT)}"; \
-	echo "The site: http://127.0.0.1:$(PORT)/"; $(VENV_PY) manage.py where_mail; \
+	@export $(DEV) SITE_URL="$${SITE_URL-http://localhost:$(PORT)}"; \
+	echo "The site: http://localhost:$(PORT)/"; $(VENV_PY) manage.py where_mail; \
 	pids=; trap 'kill $$pids 2>/dev/null; wait' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	$(CELERY_WORKER) -Q deadlines -n deadlines@%h & pids=$$!; \
 	$(CELERY_WORKER) -Q celery -n default@%h --beat --schedule var/celerybeat-schedule & pids="$$pids $$!"; \

@@ -48,10 +48,17 @@ def data_export_request(*, user) -> DataExport:
     """``user`` asks for their data: a new export, built by a worker after the
     commit. Exports past their time (anyone's) are deleted meanwhile."""
     with transaction.atomic():
-        DataExport.objects.filter(requested_at__lt=timezone.now() - EXPORT_KEPT).delete()
+        data_exports_forget()
         export = DataExport.objects.create(user=user)
         notifications.data_export_requested(export)
     return export
+
+
+def data_exports_forget() -> int:
+    """Delete the exports past their time, whose links no longer open: a copy of
+    someone's data is kept no longer than it can be downloaded. Their count."""
+    deleted, _by_model = DataExport.objects.filter(requested_at__lt=timezone.now() - EXPORT_KEPT).delete()
+    return deleted
 
 
 def data_export_build(*, export_id: int) -> bool:

@@ -213,6 +213,7 @@ CELERY_BEAT_SCHEDULE = {
     # Every game's snapshot checked against a replay of its log.
     "verify-games": {"task": "games.tasks.verify_games", "schedule": crontab(minute=30, hour=3)},
     "forget-sent-emails": {"task": "games.tasks.forget_sent_emails", "schedule": crontab(minute=45, hour=3)},
+    "forget-data-exports": {"task": "games.tasks.forget_data_exports", "schedule": crontab(minute=50, hour=3)},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

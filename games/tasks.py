@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.bounces import sent_emails_forget
-from accounts.export import data_export_build
+from accounts.export import data_export_build, data_exports_forget
 from accounts.models import EmailMode, Profile
 from games.mail import emails
 from games.models import Game
@@ -250,6 +250,13 @@ def forget_sent_emails() -> int:
     """Once a day (beat): forget the emails sent longer ago than any delivery report
     comes back (``accounts.bounces.SENT_EMAILS_KEPT``)."""
     return sent_emails_forget()
+
+
+@shared_task(ignore_result=True)
+def forget_data_exports() -> int:
+    """Once a day (beat): delete the players' data exports past their time
+    (``accounts.export.EXPORT_KEPT``), whether or not anyone asks for a new one."""
+    return data_exports_forget()
 
 
 @shared_task(ignore_result=True)

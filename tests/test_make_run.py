@@ -91,8 +91,10 @@ def test_make_run_serves_on_the_port_given_and_site_url_follows_it(tmp_path):
                 assert server.poll() is None, "make run stopped"
                 assert time.monotonic() < deadline, f"nothing answers on port {port}"
                 time.sleep(0.5)
-        assert _environ_of(f"runserver 127.0.0.1:{port}")["SITE_URL"] == f"http://127.0.0.1:{port}"
-        mailbox = f"stored in the Maildir {ROOT / 'var' / 'mailbox'}/ and listed at http://127.0.0.1:{port}/mailbox/."
+        # localhost, not 127.0.0.1: passkeys (WebAuthn) refuse an IP address.
+        assert _environ_of(f"runserver 127.0.0.1:{port}")["SITE_URL"] == f"http://localhost:{port}"
+        assert f"The site: http://localhost:{port}/" in output.read_text(), output.read_text()[:2000]
+        mailbox = f"stored in the Maildir {ROOT / 'var' / 'mailbox'}/ and listed at http://localhost:{port}/mailbox/."
         assert mailbox in output.read_text(), output.read_text()[:2000]
         while not imap.folders().get("Processed"):  # the message waiting in INBOX is read
             assert time.monotonic() < deadline, f"the INBOX was not read:\n{output.read_text()[-2000:]}"

@@ -18,6 +18,7 @@ from accounts.models import DataExport, Holiday, MailFailure, profile_of
 from coupsite.mailbox import BACKEND, maildir_path, stored_messages
 from games.mail import emails
 from games.models import ChatMessage, Event, Follow, Game, Invitation, SeatChange, SeatResult
+from games import tasks
 from games.services import gathering, play
 from ratings.models import Rating, RatingChange
 from tests.players import awaited, gathering_game, make_player, started_game
@@ -179,3 +180,12 @@ def test_an_email_queued_for_her_before_the_deletion_goes_nowhere(players, smtp)
     emails.send_decision(seat.pk, version)
     emails.send_started(seat.pk)
     assert smtp.messages == []
+
+
+def test_exports_past_their_time_are_deleted_each_night_though_nobody_asks_again(db, settings):
+    ana, ben = make_player("Ana"), make_player("Ben")
+    old, fresh = data_export_request(user=ana), data_export_request(user=ben)
+    DataExport.objects.filter(pk=old.pk).update(requested_at=timezone.now() - timedelta(days=7, minutes=1))
+    assert tasks.forget_data_exports.delay().get() == 1
+    assert list(DataExport.objects.values_list("pk", flat=True)) == [fresh.pk]
+    assert "games.tasks.forget_data_exports" in {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
