@@ -44,6 +44,9 @@ if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
     )
 if not SECRET_KEY:
     SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production"
+# Earlier keys, after a rotation: they still open what they signed or encrypted
+# (sessions, links, the second factors' secrets) but sign nothing new.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -264,6 +267,8 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Coup] "
 # passkeys (WebAuthn; also a sign-in of their own, without the password), codes from an
 # authenticator app (TOTP), and recovery codes for the day the phone is lost.
 MFA_SUPPORTED_TYPES = ["webauthn", "totp", "recovery_codes"]
+# The TOTP keys and recovery-code seeds are stored encrypted (accounts/mfa_secrets.py).
+MFA_ADAPTER = "accounts.mfa_secrets.MFAAdapter"
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_FORMS = {"add_webauthn": "accounts.forms.AddPasskeyForm"}
 # The name an authenticator app shows beside the codes (not translated: it names the site).

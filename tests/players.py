@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pyotp
 from allauth.account.models import EmailAddress
-from allauth.mfa.models import Authenticator
+from allauth.mfa.totp.internal.auth import TOTP
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
@@ -42,7 +42,7 @@ def make_staff(user) -> str:
     get_user_model().objects.filter(pk=user.pk).update(is_staff=True, is_superuser=True)
     user.refresh_from_db()
     secret = pyotp.random_base32()
-    Authenticator.objects.create(user=user, type=Authenticator.Type.TOTP, data={"secret": secret})
+    TOTP.activate(user, secret)
     return secret
 
 

@@ -16,9 +16,9 @@ from accounts.export import data_export_request
 from accounts.leaving import AccountGone, account_delete
 from accounts.models import DataExport, Holiday, MailFailure, profile_of
 from coupsite.mailbox import BACKEND, maildir_path, stored_messages
+from games import tasks
 from games.mail import emails
 from games.models import ChatMessage, Event, Follow, Game, Invitation, SeatChange, SeatResult
-from games import tasks
 from games.services import gathering, play
 from ratings.models import Rating, RatingChange
 from tests.players import awaited, gathering_game, make_player, started_game

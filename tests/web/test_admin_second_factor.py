@@ -2,8 +2,8 @@
 development machine it stays open. Refused staff are told how to add one."""
 
 import pytest
-from allauth.mfa.models import Authenticator
 from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+from allauth.mfa.totp.internal.auth import TOTP
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -35,7 +35,7 @@ def test_staff_without_a_second_factor_are_refused_and_shown_how_to_add_one(clie
 
 def test_staff_with_an_authenticator_app_are_let_in(client, staff, settings):
     settings.DEBUG = False
-    Authenticator.objects.create(user=staff, type=Authenticator.Type.TOTP, data={"secret": "JBSWY3DPEHPK3PXP"})
+    TOTP.activate(staff, "JBSWY3DPEHPK3PXP")
     client.force_login(staff)
     assert client.get("/admin/").status_code == 200
     assert client.get("/admin/accounts/profile/").status_code == 200
