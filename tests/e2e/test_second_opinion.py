@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from games.models import SecondOpinion
@@ -57,44 +58,44 @@ def _asks_a_second_opinion(page, game, words: dict) -> None:
     assert axe.violations(page) == []
 
 
-def test_a_player_asks_the_strong_bots_opinion_on_a_replay(new_page, live_server, celery_worker):
-    ana, ben, cai = make_player("Ana"), make_player("Ben"), make_player("Cai")
+LANGUAGES = {
+    # language: (on a phone?, the words read on the page)
+    "en": (
+        False,
+        {
+            "heading": "Your decision here: a second opinion",
+            "ask": "What would the strong bot have done?",
+            "thinking": "The strong bot is thinking about this decision…",
+            "chosen": "The strong bot would have chosen:",
+        },
+    ),
+    "es": (
+        False,
+        {
+            "heading": "Tu decisión aquí: una segunda opinión",
+            "ask": "¿Qué habría hecho el bot fuerte?",
+            "thinking": "El bot fuerte está pensando en esta decisión…",
+            "chosen": "El bot fuerte habría elegido:",
+        },
+    ),
+    "pt-br": (
+        True,
+        {
+            "heading": "Sua decisão aqui: uma segunda opinião",
+            "ask": "O que o bot forte teria feito?",
+            "thinking": "O bot forte está pensando nesta decisão…",
+            "chosen": "O bot forte teria escolhido:",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_player_asks_the_strong_bots_opinion_on_a_replay(language, new_page, live_server, celery_worker):
+    phone, words = LANGUAGES[language]
+    ana, ben, cai = make_player("Ana", language=language), make_player("Ben"), make_player("Cai")
     game = _finished_game(ana, ben, cai)
-    page = new_page()
+    page = new_page(phone=phone)
     log_in(page, live_server, ana.email, PASSWORD)
-    words = {
-        "heading": "Your decision here: a second opinion",
-        "ask": "What would the strong bot have done?",
-        "thinking": "The strong bot is thinking about this decision…",
-        "chosen": "The strong bot would have chosen:",
-    }
-    _asks_a_second_opinion(page, game, words)
-
-
-def test_a_player_asks_the_strong_bots_opinion_in_spanish(new_page, live_server, celery_worker):
-    ana, ben, cai = make_player("Ana", language="es"), make_player("Ben"), make_player("Cai")
-    game = _finished_game(ana, ben, cai)
-    page = new_page()
-    log_in(page, live_server, ana.email, PASSWORD)
-    words = {
-        "heading": "Tu decisión aquí: una segunda opinión",
-        "ask": "¿Qué habría hecho el bot fuerte?",
-        "thinking": "El bot fuerte está pensando en esta decisión…",
-        "chosen": "El bot fuerte habría elegido:",
-    }
-    _asks_a_second_opinion(page, game, words)
-
-
-def test_a_player_asks_the_strong_bots_opinion_on_a_phone_in_portuguese(new_page, live_server, celery_worker):
-    ana, ben, cai = make_player("Ana", language="pt-br"), make_player("Ben"), make_player("Cai")
-    game = _finished_game(ana, ben, cai)
-    page = new_page(phone=True)
-    log_in(page, live_server, ana.email, PASSWORD)
-    words = {
-        "heading": "Sua decisão aqui: uma segunda opinião",
-        "ask": "O que o bot forte teria feito?",
-        "thinking": "O bot forte está pensando nesta decisão…",
-        "chosen": "O bot forte teria escolhido:",
-    }
     _asks_a_second_opinion(page, game, words)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
