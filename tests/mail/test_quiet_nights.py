@@ -11,8 +11,9 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import profile_of
-from games.models import Seat
-from games.services import clock, gathering, notifications, play
+from games.mail import emails
+from games.models import Game, Seat
+from games.services import clock, gathering, notifications, play, spectators
 from outbox import services as outbox
 from outbox.models import Message
 from tests.players import awaited, gathering_game, make_player, started_game
@@ -134,6 +135,24 @@ def test_the_table_hears_of_an_extension_each_at_their_own_hour(ana, ben, cai, d
     assert told_now == {ana.email, ben.email}
     [held] = _held("announce_extension")
     assert held.eta == morning and held.kwargs == {"to": [seats[cai.pk]]}
+
+
+def test_a_follower_in_their_night_hears_the_result_at_their_morning(ana, ben, django_capture_on_commit_callbacks):
+    sleeper, awake = make_player("Sleeper"), make_player("Awake")
+    morning = _night_now(sleeper)
+    game = started_game(ana, ben, visibility=Game.Visibility.PUBLIC)
+    for follower in (sleeper, awake):
+        spectators.game_follow(game=game, user=follower, follow=True)
+    mail_before = len(mail.outbox)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.game_resign(game=game, user=ben)
+    told_now = {m.to[0] for m in mail.outbox[mail_before:] if "Game over" in m.subject}
+    assert awake.email in told_now and sleeper.email not in told_now
+    [held] = _held("send_followed_result")
+    assert held.eta == morning and held.args == [game.pk, sleeper.pk]
+    emails.send_followed_result(*held.args)  # the morning's task: the sleeper alone is told
+    told_then = [m.to[0] for m in mail.outbox[mail_before:] if "Game over" in m.subject]
+    assert told_then.count(sleeper.email) == 1 and told_then.count(awake.email) == 1
 
 
 def test_an_invitation_to_an_account_in_its_night_waits_and_one_to_an_unknown_address_goes(ana, cai):

@@ -47,8 +47,9 @@ from games.selectors import (
 )
 from games.selectors.results import final_order
 from games.selectors.spectators import followers_of_result
-from games.services.notifications import seat_notified, seats_notified
+from games.services.notifications import held_until, seat_notified, seats_notified
 from games.services.play import DEFAULT_TAKEOVER
+from outbox import services as outbox
 
 # A game whose turns are shorter than this is played live, its page open, not at
 # one's own pace: its invitation says so.
@@ -337,15 +338,23 @@ def send_finished(seat_id: int) -> None:
 
 
 @email_task
-def send_followed_result(game_id: int) -> None:
+def send_followed_result(game_id: int, follower_id: int | None = None) -> None:
     """Tell each follower of a finished game, or of one of its players (a public
     game), its result: the final order and a link to watch it, no hand (their
-    email preferences apply: none to a follower who wants no email)."""
+    email preferences apply: none to a follower who wants no email). A follower
+    in their quiet night is told at their morning, by this task for them alone
+    (``follower_id``)."""
     game = Game.objects.select_related("winner__profile").get(pk=game_id)
     order = final_order(game)
     for follower in followers_of_result(game):
+        if follower_id is not None and follower.pk != follower_id:
+            continue
         profile = profile_of(follower)
         if profile.email_mode == EmailMode.NONE:
+            continue
+        morning = held_until(profile) if follower_id is None else None
+        if morning is not None:
+            outbox.send(send_followed_result.s(game_id, follower.pk), eta=morning)
             continue
         context = {
             **_game_context(game),
