@@ -34,20 +34,22 @@ class EasyPlayer:
 
 class Playouts:
     """How the strong player imagines the rest of a game of one kind: everyone
-    plays ``easy_answer``; a playout stops at ``horizon(state)`` (a function of
-    the state that says when to stop); ``score(state, seat)`` says how well
-    ``seat`` stands then, from 0 (out) to 1 (won)."""
+    plays ``imagined_answer`` (the easy rules, ``easy_answer``, unless the kind
+    imagines players otherwise); a playout stops at ``horizon(state)`` (a
+    function of the state that says when to stop); ``score(state, seat)`` says
+    how well ``seat`` stands then, from 0 (out) to 1 (won)."""
 
-    def __init__(self, easy_answer, horizon, score):
+    def __init__(self, easy_answer, horizon, score, imagined_answer=None):
         self.easy_answer = easy_answer
+        self.imagined_answer = imagined_answer or easy_answer
         self.horizon = horizon
         self.score = score
 
     def picker(self, rng):
-        easy = self.easy_answer
+        imagined = self.imagined_answer
 
         def pick(state, name, options):
-            return easy(state, name, options, rng)
+            return imagined(state, name, options, rng)
 
         return pick
 
@@ -57,7 +59,8 @@ class StrongPlayer:
     seen at random, consistently with what it knows (``SeatKnowledge.sample``),
     then plays every candidate answer in a copy of that same world (the same
     deal and the same dice for each, so the candidates are compared on equal
-    terms) with every player following the easy rules, up to the kind's horizon,
+    terms) with every player answering as the kind imagines them
+    (``Playouts.imagined_answer``: its easy rules, or near them), up to the kind's horizon,
     and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
     of the game, in between the seat's share of the table). Rounds go on until
     the budget is spent (a world the deadline overtakes is left out, see

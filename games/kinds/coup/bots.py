@@ -1,6 +1,7 @@
 """Coup for the bots: what a seat knows (``CoupTracker``) and the easy player's
-rules (``easy_answer``), which the strong player also uses to imagine how the
-others will play in its simulations.
+rules (``easy_answer``), which the strong player also uses, with some doubt of
+claims added (``imagined_answer``), to imagine how everyone plays on in its
+simulations.
 
 ``easy_answer`` reads, of the state it is given, only what its player may see:
 its own cards, and everything public (coins, face-up cards, the number of cards
@@ -31,6 +32,9 @@ EXCHANGE_CHANCE = 0.5
 # each holding an Assassin and a Contessa would spend their coins on blocked
 # Assassinations for ever, each turn, never saving the seven of a Coup.
 ASSASSINATE_CHANCE = 0.7
+# How often a player of the strong player's simulations challenges a claim on mere
+# suspicion (``imagined_answer``); the easy player itself never does.
+SUSPICION_CHANCE = 0.1
 CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is this much less likely
 
 
@@ -397,6 +401,20 @@ EASY = {
 
 # ---- how the strong player imagines the rest of a game -----------------------------
 
+
+def imagined_answer(state, name: str, options: list[dict], rng) -> dict:
+    """How the strong player imagines everyone answering in its simulations: by
+    the easy rules, except that a claim is challenged on mere suspicion with
+    ``SUSPICION_CHANCE``, as people and other bots do. Imagined players who never
+    doubt a claim that cannot be disproved make every such bluff look free, and a
+    bot that believes it bluffs into real challenges."""
+    if state.awaiting[name].kind == "respond" and rng.random() < SUSPICION_CHANCE:
+        challenge = next((option for option in options if option["act"] == "challenge"), None)
+        if challenge is not None:
+            return challenge
+    return easy_answer(state, name, options, rng)
+
+
 HORIZON_EVENTS = 80  # about three turns round a table of four
 
 
@@ -419,4 +437,4 @@ def score(state, seat: str) -> float:
     return strength[seat] / sum(strength.values())
 
 
-PLAYOUTS = Playouts(easy_answer, horizon, score)
+PLAYOUTS = Playouts(easy_answer, horizon, score, imagined_answer)
