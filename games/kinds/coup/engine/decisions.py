@@ -42,9 +42,11 @@ DISPROVE_OPTIONS = {card: {"act": "prove", "disclaims": card} for card in CHARAC
 CONCEDE_LOSING = {card: {"act": "concede", "lose": card} for card in CHARACTERS}
 
 
-def _one_card_of_the_hand(act: str):
-    """The options and the default of a decision answered by naming one of the
-    player's face-down cards (lose, show, draft): a deadline picks one at random."""
+def _one_card_of_the_hand(act: str, refusal: str):
+    """The options, the default and the check of a decision answered by naming
+    one of the player's face-down cards (lose, show, draft): a deadline picks one
+    at random, and any other card is refused with ``refusal`` (which may name the
+    ``{card}``)."""
     by_card = {card: {"act": act, "card": card} for card in CHARACTERS}
 
     def options(state: CoupState, player) -> list[dict]:
@@ -53,7 +55,12 @@ def _one_card_of_the_hand(act: str):
     def default(state: CoupState, player, dealer) -> dict:
         return {"act": act, "card": dealer.pick(player.hand)}
 
-    return options, default
+    def check(state: CoupState, player, command) -> None:
+        card = command.get("card")
+        if card not in player.hand:
+            raise IllegalMove(refusal, card=card_name(card))
+
+    return options, default, check
 
 
 # ---- turn: the player's action ----------------------------------------------------------
@@ -443,13 +450,7 @@ CHALLENGED = DecisionSpec(
 # ---- lose: turn an influence face up -------------------------------------------------------
 
 
-_lose_options, _lose_default = _one_card_of_the_hand("lose")
-
-
-def _check_lose(state: CoupState, player, command):
-    card = command.get("card")
-    if card not in player.hand:
-        raise IllegalMove(_("You have no face-down {card} to lose."), card=card_name(card))
+_lose_options, _lose_default, _check_lose = _one_card_of_the_hand("lose", _("You have no face-down {card} to lose."))
 
 
 def _lose(flow, player, command):
@@ -522,13 +523,7 @@ KEEP = DecisionSpec(
 # ---- show: an examined player shows a card -------------------------------------------------
 
 
-_show_options, _show_default = _one_card_of_the_hand("show")
-
-
-def _check_show(state: CoupState, player, command):
-    card = command.get("card")
-    if card not in player.hand:
-        raise IllegalMove(_("You have no face-down {card} to show."), card=card_name(card))
+_show_options, _show_default, _check_show = _one_card_of_the_hand("show", _("You have no face-down {card} to show."))
 
 
 def _show(flow, player, command):
@@ -608,12 +603,9 @@ INHERITANCE = DecisionSpec(
 # ---- draft: keep one card of a set (two-player draft) ----------------------------------
 
 
-_draft_options, _draft_default = _one_card_of_the_hand("draft_keep")
-
-
-def _check_draft(state: CoupState, player, command):
-    if command.get("card") not in player.hand:
-        raise IllegalMove(_("Keep one of the cards of your set."))
+_draft_options, _draft_default, _check_draft = _one_card_of_the_hand(
+    "draft_keep", _("Keep one of the cards of your set.")
+)
 
 
 def _draft(flow, player, command):
