@@ -161,7 +161,7 @@ check: $(VENV)/.installed-dev
 
 # Refresh the .po catalogs from the code and templates, then compile them.
 messages: $(VENV)/.installed
-	$(DEV) $(VENV_PY) manage.py makemessages --no-obsolete -l es -l pt_BR --ignore '$(VENV)/*'
+	$(DEV) $(VENV_PY) manage.py makemessages --no-obsolete -l es -l pt_BR --ignore '$(VENV)/*' --ignore 'tests/*' --ignore 'benchmarks/*' --ignore 'var/*'
 	$(DEV) $(VENV_PY) manage.py compilemessages --ignore '$(VENV)/*'
 
 clean:
