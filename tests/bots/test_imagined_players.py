@@ -8,6 +8,8 @@ from games.engine.dealer import SeededDealer
 from games.kinds import rules_of
 from games.kinds.coup import bots as coup_bots
 
+TRIES = 4000
+
 
 def a_tax_to_answer():
     """A 4-player classic game in which p0 has just claimed the Duke's tax, and p1 answers."""
@@ -18,23 +20,23 @@ def a_tax_to_answer():
     return state, rules.options(state, "p1")
 
 
-def acts(answer, tries: int = 4000) -> dict:
+def acts(answer) -> dict:
     state, options = a_tax_to_answer()
     rng = random.Random(7)
     counted: dict[str, int] = {}
-    for _ in range(tries):
+    for _ in range(TRIES):
         act = answer(state, "p1", options, rng)["act"]
         counted[act] = counted.get(act, 0) + 1
     return counted
 
 
 def test_the_easy_player_never_doubts_a_tax_it_cannot_disprove():
-    assert acts(coup_bots.easy_answer) == {"allow": 4000}
+    assert acts(coup_bots.easy_answer) == {"allow": TRIES}
 
 
 def test_an_imagined_player_challenges_it_on_suspicion_as_often_as_the_chance_says():
     counted = acts(coup_bots.imagined_answer)
-    share = counted["challenge"] / 4000
+    share = counted["challenge"] / TRIES
     assert abs(share - coup_bots.SUSPICION_CHANCE) < 0.02, counted
     assert set(counted) == {"allow", "challenge"}
 
