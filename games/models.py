@@ -371,9 +371,12 @@ class SecondOpinion(models.Model):
     game (``games/services/opinions.py``): asked by the seat's player on the
     replay, weighed once by a worker and kept, so asking again costs nothing.
     ``weighed`` is None while it waits for the worker, then each option the seat
-    had with its score: ``[{"option": {...}, "score": 0.41}, ...]``, in the order
+    had with its score and whether the bot would have chosen it:
+    ``[{"option": {...}, "score": 0.41, "chosen": false}, ...]``, in the order
     the game listed them (the scores are from the seat's knowledge then, so the
-    row holds nothing the seat did not know)."""
+    row holds nothing the seat did not know). An opinion weighed before the bot
+    could prefer the easy answer to a higher score has no ``chosen``: its
+    choice is the highest score."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="second_opinions")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="second_opinions")

@@ -63,8 +63,8 @@ class SeatKnowledge:
 
     def sample(self, rng):
         """A complete state consistent with everything the seat knows, the unknown
-        cards dealt at random (weighted by what the others claimed, where the kind
-        reads claims)."""
+        cards dealt at random (mostly as the others claimed, where the kind reads
+        claims)."""
         return self.tracker.sample(self, rng)
 
 

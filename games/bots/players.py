@@ -4,6 +4,7 @@ Each answers ``choose(knowledge, rng, budget)``: the seat's ``SeatKnowledge``
 (what the seat saw, never the game's state), a random source, and a ``Budget``.
 """
 
+import math
 import random
 
 from games.engine.dealer import PlayoutDealer
@@ -64,9 +65,13 @@ class StrongPlayer:
     and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
     of the game, in between the seat's share of the table). Rounds go on until
     the budget is spent (a world the deadline overtakes is left out, see
-    ``Allowance``); the answer with the best total wins."""
+    ``Allowance``). The answer with the best total wins if it beats the easy
+    player's answer by more than the worlds' noise (``CONFIDENCE`` standard
+    errors of the difference, world by world); otherwise the bot answers as the
+    easy player would, since a best total picked among many close ones is mostly luck."""
 
     level = "strong"
+    CONFIDENCE = 1.0
 
     def __init__(self, playouts):
         self.playouts = playouts
@@ -76,24 +81,48 @@ class StrongPlayer:
         options = knowledge.options()
         if len(options) == 1:
             return options[0]
-        totals, _worlds = self.totals(knowledge, options, rng, allowance)
-        return options[max(range(len(options)), key=totals.__getitem__)]
+        _worlds, choice = self.deliberate(knowledge, options, rng, allowance)
+        return options[choice]
 
-    def weigh(self, knowledge, rng, budget) -> list[tuple[dict, float]]:
+    def deliberate(self, knowledge, options, rng, allowance) -> tuple[list[list[float]], int]:
+        """The options' scores in each world imagined, and the index of the one
+        chosen: the best total if it is clearly better than the easy answer, else
+        the easy answer."""
+        usual = options.index(self.playouts.easy_answer(knowledge.state, knowledge.seat, options, rng))
+        worlds = self.imagine(knowledge, options, rng, allowance)
+        best = max(range(len(options)), key=lambda index: sum(scores[index] for scores in worlds))
+        return worlds, best if self.clearly_better(worlds, best, usual) else usual
+
+    def clearly_better(self, worlds: list[list[float]], best: int, usual: int) -> bool:
+        """Whether option ``best`` scored above option ``usual`` by more than
+        ``CONFIDENCE`` standard errors of their difference over ``worlds``."""
+        if best == usual:
+            return True
+        differences = [scores[best] - scores[usual] for scores in worlds]
+        count = len(differences)
+        if count < 2:
+            return False
+        mean = sum(differences) / count
+        variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
+        return mean > self.CONFIDENCE * math.sqrt(variance / count)
+
+    def weigh(self, knowledge, rng, budget) -> tuple[list[tuple[dict, float]], int]:
         """Each of the seat's options with its mean score over the worlds
-        imagined (0 to 1, as ``Playouts.score``): the reasons behind ``choose``,
-        for a player asking what the bot would have done."""
+        imagined (0 to 1, as ``Playouts.score``), and the index of the option
+        ``choose`` would answer: the reasons behind it, for a player asking what
+        the bot would have done."""
         allowance = budget.allowance()
         options = knowledge.options()
-        totals, worlds = self.totals(knowledge, options, rng, allowance)
-        return [(option, total / worlds) for option, total in zip(options, totals, strict=True)]
+        worlds, choice = self.deliberate(knowledge, options, rng, allowance)
+        means = [sum(scores[index] for scores in worlds) / len(worlds) for index in range(len(options))]
+        return list(zip(options, means, strict=True)), choice
 
-    def totals(self, knowledge, options, rng, allowance) -> tuple[list[float], int]:
-        """The summed scores of ``options`` over the worlds ``allowance`` lets
-        the bot imagine, and how many those were."""
+    def imagine(self, knowledge, options, rng, allowance) -> list[list[float]]:
+        """The scores of ``options`` in each world ``allowance`` lets the bot
+        imagine (at least one)."""
         rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
         dump, load = rules.dump, rules.load
-        totals = [0.0] * len(options)
+        worlds: list[list[float]] = []
         while allowance.begin_world():
             world = dump(knowledge.sample(rng))
             dice = rng.random()
@@ -117,5 +146,5 @@ class StrongPlayer:
             if len(scores) < len(options):
                 break
             allowance.world_done()
-            totals = [total + score for total, score in zip(totals, scores, strict=True)]
-        return totals, allowance.worlds
+            worlds.append(scores)
+        return worlds

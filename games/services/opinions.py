@@ -105,10 +105,15 @@ def second_opinion_give(*, opinion_id: int) -> bool:
     knowledge = game_kind.bots.knowledge(seat.player)
     knowledge.observe_events(event for _seq, event in stored[: decision.upto])
     worlds = settings.SECOND_OPINION_WORLDS
-    weighed = weigh_decision(game_kind.bots.bot("strong"), knowledge, decision.view, opinion_seed(opinion), worlds)
+    weighed, choice = weigh_decision(
+        game_kind.bots.bot("strong"), knowledge, decision.view, opinion_seed(opinion), worlds
+    )
     return bool(
         SecondOpinion.objects.filter(pk=opinion.pk, weighed__isnull=True).update(
-            weighed=[{"option": option, "score": score} for option, score in weighed],
+            weighed=[
+                {"option": option, "score": score, "chosen": index == choice}
+                for index, (option, score) in enumerate(weighed)
+            ],
             worlds=worlds,
             weighed_at=timezone.now(),
         )

@@ -121,7 +121,9 @@ def second_opinion_context(game: Game, seat, version: int) -> dict:
 def opinion_context(game: Game, seat, decision: SeatDecision, opinion: SecondOpinion | None, names: dict) -> dict:
     """One decision of ``seat`` and the bot's opinion on it, in words read from the
     seat's own view then: what it asked, and once weighed each option's label and
-    score (a share of the simulated games, in percent), the best first marked."""
+    score (a share of the simulated games, in percent), the bot's choice marked.
+    Its choice may score a little less than another option (``outscored``): the
+    bot keeps to the easy player's answer unless another beats it clearly."""
     words = KINDS[game.kind].words
     context = {
         "game": game,
@@ -133,13 +135,20 @@ def opinion_context(game: Game, seat, decision: SeatDecision, opinion: SecondOpi
     if opinion is None or weighed is None:
         return context
     labeler = words.labeler(decision.view, seat.player, names, game.variants)
-    best = max(range(len(weighed)), key=lambda index: weighed[index]["score"])
+    top = max(range(len(weighed)), key=lambda index: weighed[index]["score"])
+    choice = next((index for index, option in enumerate(weighed) if option.get("chosen")), top)
     options = [
         {
             "label": words.option_label(option["option"], labeler, decision.kind),
             "percent": round(100 * option["score"]),
-            "best": index == best,
+            "best": index == choice,
         }
         for index, option in enumerate(weighed)
     ]
-    return {**context, "weighed": options, "choice": options[best]["label"], "worlds": opinion.worlds}
+    return {
+        **context,
+        "weighed": options,
+        "choice": options[choice]["label"],
+        "outscored": weighed[top]["score"] > weighed[choice]["score"],
+        "worlds": opinion.worlds,
+    }

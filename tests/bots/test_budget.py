@@ -49,8 +49,9 @@ def spend(budget_seconds, clock, worlds=None):
     knowledge, options = first_turn()
     strong = StrongPlayer(Playouts(coup_bots.easy_answer, coup_bots.horizon, clock.score))
     allowance = Budget(budget_seconds, worlds, clock).allowance()
-    totals, imagined = strong.totals(knowledge, options, random.Random(1), allowance)
-    return totals, imagined, len(options)
+    worlds = strong.imagine(knowledge, options, random.Random(1), allowance)
+    totals = [sum(column) for column in zip(*worlds, strict=True)]
+    return totals, len(worlds), len(options)
 
 
 def test_a_world_is_begun_only_when_the_longest_so_far_still_fits():

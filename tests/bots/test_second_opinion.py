@@ -58,8 +58,9 @@ def test_a_second_opinion_is_the_same_whatever_the_cards_the_seat_could_not_see(
                 here = weigh_decision(strong, knowledge, rules.view(state, seat), seed, WORLDS)
                 there = weigh_decision(strong, knowledge, rules.view(twin, seat), seed, WORLDS)
                 assert here == there, f"{seat}'s opinion on decision {decision.version} moved with unseen cards"
-                assert [option for option, _score in here] == rules.options(state, seat)
-                assert all(0 <= score <= 1 for _option, score in here)
+                scores, choice = here
+                assert [option for option, _score in scores] == rules.options(state, seat)
+                assert all(0 <= score <= 1 for _option, score in scores) and 0 <= choice < len(scores)
                 weighed += 1
     assert weighed > 10
     assert moved > 0, "no redeal ever moved a card"

@@ -45,6 +45,7 @@ def test_an_opinion_asked_is_weighed_once_and_kept(over, ana, django_capture_on_
     options = [weighed["option"] for weighed in opinion.weighed]
     assert len(options) > 1 and opinion.worlds == 20
     assert all(0 <= weighed["score"] <= 1 for weighed in opinion.weighed)
+    assert [weighed["chosen"] for weighed in opinion.weighed].count(True) == 1
     first = opinion.weighed
     # Asked again: the same row, nothing queued, nothing weighed again.
     with django_capture_on_commit_callbacks(execute=True) as queued:

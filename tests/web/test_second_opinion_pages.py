@@ -103,3 +103,49 @@ def test_a_kobayakawa_decision_gets_its_opinion_in_its_own_words(client, ana, be
     page = client.get(reverse("game_second_opinion", args=[game.pk, version]), **HTMX).content.decode()
     assert "The strong bot would have chosen:" in page
     assert page.count("<li") == len(SecondOpinion.objects.get(game=game, version=version).weighed) > 1
+
+
+OUTSCORED = "Another answer scored a little higher, but by no more than chance"
+
+
+def weighed_page(client, ana, ben, cai, chosen) -> tuple[str, list[dict]]:
+    """The opinion page of ana's first decision, stored with the last option
+    scoring highest and the bot's choice ``chosen`` (an index, -1 the last;
+    None: stored without a choice, as before the bot could pass a higher score over)."""
+    game = finished(ana, ben, cai)
+    version = versions(game, ana)[0]
+    ask(client, ana, game, version, **HTMX)
+    opinion = SecondOpinion.objects.get(game=game, version=version)
+    assert opinions.second_opinion_give(opinion_id=opinion.pk)
+    opinion.refresh_from_db()
+    scores = [0.5 + index / 100 for index in range(len(opinion.weighed))]  # the last option scores highest
+    weighed = [
+        {
+            "option": entry["option"],
+            "score": score,
+            **({} if chosen is None else {"chosen": index == chosen % len(scores)}),
+        }
+        for index, (entry, score) in enumerate(zip(opinion.weighed, scores, strict=True))
+    ]
+    SecondOpinion.objects.filter(pk=opinion.pk).update(weighed=weighed)
+    page = client.get(reverse("game_second_opinion", args=[game.pk, version]), **HTMX).content.decode()
+    return page, weighed
+
+
+def best_percent(page) -> str:
+    return page.split('class="second-opinion__best">')[1].split("</li>")[0].rsplit(": ", 1)[1]
+
+
+def test_the_bots_choice_is_marked_and_a_higher_score_it_passed_over_is_explained(client, ana, ben, cai):
+    page, weighed = weighed_page(client, ana, ben, cai, chosen=0)
+    assert page.count("second-opinion__best") == 1
+    assert best_percent(page) == f"{round(100 * weighed[0]['score'])}%"  # the choice, not the top score
+    assert OUTSCORED in page
+
+
+@pytest.mark.parametrize("chosen", [-1, None])
+def test_the_top_score_chosen_is_marked_without_explanation(client, ana, ben, cai, chosen):
+    page, weighed = weighed_page(client, ana, ben, cai, chosen)
+    assert page.count("second-opinion__best") == 1
+    assert best_percent(page) == f"{round(100 * weighed[-1]['score'])}%"
+    assert OUTSCORED not in page

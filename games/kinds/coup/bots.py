@@ -35,7 +35,7 @@ ASSASSINATE_CHANCE = 0.7
 # How often a player of the strong player's simulations challenges a claim on mere
 # suspicion (``imagined_answer``); the easy player itself never does.
 SUSPICION_CHANCE = 0.1
-CLAIM_WEIGHT = 0.25  # a sampled hand lacking a character its owner claimed is this much less likely
+CLAIM_TRUTH = 0.9  # how often the bot imagines a claim true, when the character may still be in the claimant's hand
 
 
 class CoupTracker:
@@ -47,7 +47,7 @@ class CoupTracker:
     def __init__(self):
         self.deck: list[str] = []
         self.dealt = False
-        self.claims: dict[str, set] = {}  # each player's standing claims, for weighting samples
+        self.claims: dict[str, dict] = {}  # each player's standing claims, oldest first (a dict as an ordered set)
 
     # ---- folding ---------------------------------------------------------------------
 
@@ -89,25 +89,26 @@ class CoupTracker:
             action.shown = rng.choice(world.by_name[action.target].hand)
         return world
 
-    def _deal(self, rng, unseen, places, holes, others, tries: int = 30) -> list[list]:
-        """The unseen cards dealt into the holes, each try accepted with the odds
-        that the players' standing claims are true (a bluff is ``CLAIM_WEIGHT``
-        times as likely as a true claim), so a player who claimed the Duke more
-        often holds one in the worlds the bot imagines."""
-        claims = {p.name: self.claims.get(p.name, ()) for p in others if p.alive}
-        for _try in range(tries):
-            rng.shuffle(unseen)
-            dealt, start = [], 0
-            for count in holes:
-                dealt.append(unseen[start : start + count])
-                start += count
-            odds = 1.0
-            for (owner, _field), cards in zip(places[: len(others)], dealt, strict=False):
-                for claim in claims.get(owner.name, ()):
-                    if claim not in cards and claim not in owner.hand:
-                        odds *= CLAIM_WEIGHT
-            if rng.random() < odds:
-                break
+    def _deal(self, rng, unseen, places, holes, others) -> list[list]:
+        """The unseen cards dealt into the holes, each player first given each
+        character it claims and still may hold with ``CLAIM_TRUTH``, its latest
+        claim first (a copy it cannot hold, all of them seen elsewhere, makes the
+        claim a bluff), so a player who claimed the Duke holds one in most worlds
+        the bot imagines."""
+        pool = list(unseen)
+        rng.shuffle(pool)
+        dealt: list[list] = [[] for _place in places]
+        for index in rng.sample(range(len(others)), len(others)):  # no player first to every copy
+            owner = others[index]
+            for claim in reversed(self.claims[owner.name]):
+                if len(dealt[index]) < holes[index] and claim not in owner.hand and claim in pool:
+                    if rng.random() < CLAIM_TRUTH:
+                        pool.remove(claim)
+                        dealt[index].append(claim)
+        for index, count in enumerate(holes):
+            missing = count - len(dealt[index])
+            dealt[index] += pool[:missing]
+            del pool[:missing]
         return dealt
 
 
@@ -117,7 +118,7 @@ class CoupTracker:
 
 def _game_started(tracker, state, fields):
     tracker.deck = deck_for(fields["variants"], len(fields["players"]))
-    tracker.claims = {name: set() for name in fields["players"]}
+    tracker.claims = {name: {} for name in fields["players"]}
     return fields
 
 
@@ -175,7 +176,7 @@ def _card_seen(tracker, state, fields):
 
 def _influence_lost(tracker, state, fields):
     make_known(state.by_name[fields["player"]].hand, fields["card"])
-    tracker.claims[fields["player"]].discard(fields["card"])
+    tracker.claims[fields["player"]].pop(fields["card"], None)
     return fields
 
 
@@ -186,12 +187,13 @@ def _claim_proved(tracker, state, fields):
         make_known(known, card)
         known.remove(card)
     player.hand = sorted(fields["cards"] + known)
-    tracker.claims[player.name].difference_update(fields["cards"])
+    for card in fields["cards"]:
+        tracker.claims[player.name].pop(card, None)
     return fields
 
 
 def _claim_conceded(tracker, state, fields):
-    tracker.claims[fields["player"]].discard(challenged_claim(state))
+    tracker.claims[fields["player"]].pop(challenged_claim(state), None)
     return fields
 
 
@@ -203,18 +205,25 @@ def _hand_revealed(tracker, state, fields):
 def _action_declared(tracker, state, fields):
     claim = state.rulebook.claims.get(fields["action"])
     if claim is not None:
-        tracker.claims[fields["player"]].add(claim)
+        _claimed(tracker, fields["player"], claim)
     return fields
 
 
 def _blocked(tracker, state, fields):
-    tracker.claims[fields["player"]].add(fields["card"])
+    _claimed(tracker, fields["player"], fields["card"])
     return fields
 
 
 def _inheritance_claimed(tracker, state, fields):
-    tracker.claims[fields["player"]].add(LAWYER)
+    _claimed(tracker, fields["player"], LAWYER)
     return fields
+
+
+def _claimed(tracker, player: str, card: str) -> None:
+    """``player`` claims ``card``: its latest claim."""
+    claims = tracker.claims[player]
+    claims.pop(card, None)
+    claims[card] = None
 
 
 def _standing_set(tracker, state, fields):
