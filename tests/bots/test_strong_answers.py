@@ -10,6 +10,15 @@ from games.kinds import rules_of
 from games.kinds.coup import bots as coup_bots
 
 SAMPLES = 2000
+NAMES = ["p0", "p1", "p2", "p3"]
+
+
+def a_new_game(seed: float):
+    """A 4-player classic game just dealt, p0 to play: its rules, dealer, state and events."""
+    rules = rules_of("coup")
+    dealer = SeededDealer(seed)
+    events = rules.setup(dealer=dealer, players=NAMES, variants=[], first="p0")
+    return rules, dealer, rules.replay(events), events
 
 
 def test_one_world_never_shows_an_answer_clearly_better():
@@ -28,12 +37,8 @@ def test_a_small_steady_lead_is_clear_and_a_lucky_one_is_not():
 
 
 def test_with_a_single_world_the_strong_bot_answers_as_the_easy_player():
-    rules = rules_of("coup")
-    names = ["p0", "p1", "p2", "p3"]
-    dealer = SeededDealer(0.25)
-    events = rules.setup(dealer=dealer, players=names, variants=[], first="p0")
-    state = rules.replay(events)
-    knowledge = {name: knowledge_for("coup", name) for name in names}
+    rules, dealer, state, events = a_new_game(0.25)
+    knowledge = {name: knowledge_for("coup", name) for name in NAMES}
     for seat in knowledge.values():
         seat.observe_events(events)
     strong, easy = bot_for("coup", "strong"), bot_for("coup", "easy")
@@ -54,11 +59,7 @@ def test_with_a_single_world_the_strong_bot_answers_as_the_easy_player():
 
 
 def test_an_imagined_claimant_holds_the_character_it_claimed_most_of_the_time():
-    rules = rules_of("coup")
-    names = ["p0", "p1", "p2", "p3"]
-    dealer = SeededDealer(0.5)
-    events = rules.setup(dealer=dealer, players=names, variants=[], first="p0")
-    state = rules.replay(events)
+    rules, dealer, state, events = a_new_game(0.5)
     events += rules.play(state, "p0", {"act": "tax"}, dealer)  # p0 claims the Duke
     knowledge = knowledge_for("coup", "p1")
     knowledge.observe_events(events)
