@@ -105,7 +105,11 @@ def test_a_kobayakawa_decision_gets_its_opinion_in_its_own_words(client, ana, be
     assert page.count("<li") == len(SecondOpinion.objects.get(game=game, version=version).weighed) > 1
 
 
-OUTSCORED = "Another answer scored a little higher, but by no more than chance"
+OUTSCORED = {
+    "en": "Another answer scored a little higher, but by no more than chance",
+    "es": "Otra respuesta puntuó un poco más alto, pero no más de lo que da el azar",
+    "pt-br": "Outra resposta pontuou um pouco mais, mas não mais do que o acaso explica",
+}
 
 
 def weighed_page(client, ana, ben, cai, chosen) -> tuple[str, list[dict]]:
@@ -132,20 +136,24 @@ def weighed_page(client, ana, ben, cai, chosen) -> tuple[str, list[dict]]:
     return page, weighed
 
 
-def best_percent(page) -> str:
-    return page.split('class="second-opinion__best">')[1].split("</li>")[0].rsplit(": ", 1)[1]
+def best_percent(page) -> int:
+    """The percent of the option marked as the bot's choice ("Allow: 52%", or "52 %" in Spanish)."""
+    return int(page.split('class="second-opinion__best">')[1].split("</li>")[0].rsplit(": ", 1)[1].rstrip("%\xa0 "))
 
 
-def test_the_bots_choice_is_marked_and_a_higher_score_it_passed_over_is_explained(client, ana, ben, cai):
+@pytest.mark.parametrize("language", OUTSCORED)
+def test_the_bots_choice_is_marked_and_a_higher_score_it_passed_over_is_explained(client, ana, ben, cai, language):
+    ana.profile.language = language
+    ana.profile.save()
     page, weighed = weighed_page(client, ana, ben, cai, chosen=0)
     assert page.count("second-opinion__best") == 1
-    assert best_percent(page) == f"{round(100 * weighed[0]['score'])}%"  # the choice, not the top score
-    assert OUTSCORED in page
+    assert best_percent(page) == round(100 * weighed[0]["score"])  # the choice, not the top score
+    assert OUTSCORED[language] in page
 
 
 @pytest.mark.parametrize("chosen", [-1, None])
 def test_the_top_score_chosen_is_marked_without_explanation(client, ana, ben, cai, chosen):
     page, weighed = weighed_page(client, ana, ben, cai, chosen)
     assert page.count("second-opinion__best") == 1
-    assert best_percent(page) == f"{round(100 * weighed[-1]['score'])}%"
-    assert OUTSCORED not in page
+    assert best_percent(page) == round(100 * weighed[-1]["score"])
+    assert OUTSCORED["en"] not in page
