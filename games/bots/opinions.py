@@ -48,7 +48,8 @@ def weigh_decision(
 ) -> tuple[list[tuple[dict, float]], int]:
     """``strong``'s score of each option of the decision ``knowledge``'s seat
     faces, and the index of the one it would choose, from that knowledge only
-    (checked against ``view``, the game's view for the seat). The same ``seed`` and ``worlds`` give the same scores, on any
-    machine: the budget is a count of imagined deals, not a time."""
+    (checked against ``view``, the game's view for the seat). The same ``seed``
+    and ``worlds`` give the same scores, on any machine: the budget is a count
+    of imagined deals, not a time."""
     knowledge.check(view)
     return strong.weigh(knowledge, random.Random(seed), Budget(seconds=float("inf"), worlds=worlds))
