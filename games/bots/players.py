@@ -81,17 +81,18 @@ class StrongPlayer:
         options = knowledge.options()
         if len(options) == 1:
             return options[0]
-        _worlds, choice = self.deliberate(knowledge, options, rng, allowance)
+        _means, choice = self.deliberate(knowledge, options, rng, allowance)
         return options[choice]
 
-    def deliberate(self, knowledge, options, rng, allowance) -> tuple[list[list[float]], int]:
-        """The options' scores in each world imagined, and the index of the one
-        chosen: the best total if it is clearly better than the easy answer, else
-        the easy answer."""
+    def deliberate(self, knowledge, options, rng, allowance) -> tuple[list[float], int]:
+        """The options' mean scores over the worlds imagined, and the index of
+        the one chosen: the best if it is clearly better than the easy answer,
+        else the easy answer."""
         usual = options.index(self.playouts.easy_answer(knowledge.state, knowledge.seat, options, rng))
         worlds = self.imagine(knowledge, options, rng, allowance)
-        best = max(range(len(options)), key=lambda index: sum(scores[index] for scores in worlds))
-        return worlds, best if self.clearly_better(worlds, best, usual) else usual
+        means = [sum(column) / len(worlds) for column in zip(*worlds, strict=True)]
+        best = max(range(len(options)), key=means.__getitem__)
+        return means, best if self.clearly_better(worlds, best, usual) else usual
 
     def clearly_better(self, worlds: list[list[float]], best: int, usual: int) -> bool:
         """Whether option ``best`` scored above option ``usual`` by more than
@@ -113,8 +114,7 @@ class StrongPlayer:
         the bot would have done."""
         allowance = budget.allowance()
         options = knowledge.options()
-        worlds, choice = self.deliberate(knowledge, options, rng, allowance)
-        means = [sum(scores[index] for scores in worlds) / len(worlds) for index in range(len(options))]
+        means, choice = self.deliberate(knowledge, options, rng, allowance)
         return list(zip(options, means, strict=True)), choice
 
     def imagine(self, knowledge, options, rng, allowance) -> list[list[float]]:
