@@ -24,7 +24,7 @@ def play_games(kind: str, players: int, games: int, variants=(), seed: int = 0) 
     the path the bots' simulations take), one random source for all of them."""
     rules = rules_of(kind)  # the game's modules load before the clock starts
     rng = random.Random(seed)
-    dealer = PlayoutDealer(rng.random())
+    dealer = PlayoutDealer(rng)
     names = [f"p{i}" for i in range(players)]
     variants = list(variants)
     decisions = 0

@@ -59,14 +59,16 @@ class ScriptedDealer:
         return min(options)
 
 
-class PlayoutDealer(SeededDealer):
-    """Simulations and the benchmark: reproducible like ``SeededDealer``, with a
-    shuffle that sorts by random keys (as uniform, and several times faster than
-    ``random.shuffle`` for a short deck: playouts shuffle the court often)."""
+class PlayoutDealer(LiveDealer):
+    """Simulations and the benchmark: draws from the random source it is given
+    (reproducible, and shared with the playout's other draws, so that replaying a
+    playout takes one reseeding), with a shuffle that sorts by random keys (as
+    uniform, and several times faster than ``random.shuffle`` for a short deck:
+    playouts shuffle the court often)."""
 
-    def __init__(self, seed):
-        super().__init__(seed)
-        self._key = lambda card, rand=self._random.random: rand()
+    def __init__(self, source: random.Random):
+        self._random = source
+        self._key = lambda card, rand=source.random: rand()
 
     def shuffle(self, cards: list) -> list:
         return sorted(cards, key=self._key)
