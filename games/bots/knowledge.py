@@ -88,8 +88,9 @@ class Budget:
 class Allowance:
     """The budget of one decision as it is spent, world by world. A world is
     begun only when the longest one so far would still end before the deadline,
-    and one the deadline overtakes may be left out (``late``), so that a decision
-    keeps within its seconds rather than overrunning by the world it was in."""
+    and one whose next playout would end past it (were it as long as the longest
+    so far) is left out (``late``), so that a decision keeps within its seconds
+    rather than overrunning by the world, or the playout, it was in."""
 
     def __init__(self, budget: Budget):
         self.clock = budget.clock
@@ -98,6 +99,8 @@ class Allowance:
         self.worlds = 0
         self.longest = 0.0
         self.world_began = 0.0
+        self.longest_playout = 0.0
+        self.playout_began = 0.0
 
     def begin_world(self) -> bool:
         """Whether another world may be imagined (it is then timed from now): the
@@ -105,7 +108,7 @@ class Allowance:
         now = self.clock()
         if self.worlds and (self.limit is not None and self.worlds >= self.limit or now + self.longest > self.deadline):
             return False
-        self.world_began = now
+        self.world_began = self.playout_began = now
         return True
 
     def world_done(self) -> None:
@@ -114,9 +117,13 @@ class Allowance:
         self.longest = max(self.longest, self.clock() - self.world_began)
 
     def late(self) -> bool:
-        """Whether the deadline has passed with a world already imagined: the
-        world under way may then be left out."""
-        return self.worlds > 0 and self.clock() >= self.deadline
+        """Asked before each playout of a world but its first: whether, with a
+        world already imagined, this playout would end past the deadline were it
+        as long as the longest so far. The world under way may then be left out."""
+        now = self.clock()
+        self.longest_playout = max(self.longest_playout, now - self.playout_began)
+        self.playout_began = now
+        return self.worlds > 0 and now + self.longest_playout > self.deadline
 
 
 def bring_to_top(pile: list, cards: list) -> None:

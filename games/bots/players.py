@@ -64,7 +64,7 @@ class StrongPlayer:
     (``Playouts.imagined_answer``: its easy rules, or near them), up to the kind's horizon,
     and scores where the seat stands then (``Playouts.score``: 1 for a win, 0 out
     of the game, in between the seat's share of the table). Rounds go on until
-    the budget is spent (a world the deadline overtakes is left out, see
+    the budget is spent (a world that would overrun the deadline is left out, see
     ``Allowance``). The answer with the best total wins if it beats the easy
     player's answer by more than the worlds' noise (``CONFIDENCE`` standard
     errors of the difference, world by world); otherwise the bot answers as the
@@ -89,23 +89,10 @@ class StrongPlayer:
         the one chosen: the best if it is clearly better than the easy answer,
         else the easy answer."""
         usual = options.index(self.playouts.easy_answer(knowledge.state, knowledge.seat, options, rng))
-        worlds = self.imagine(knowledge, options, rng, allowance)
-        means = [sum(column) / len(worlds) for column in zip(*worlds, strict=True)]
+        tally = self.imagine(knowledge, options, usual, rng, allowance)
+        means = tally.means()
         best = max(range(len(options)), key=means.__getitem__)
-        return means, best if self.clearly_better(worlds, best, usual) else usual
-
-    def clearly_better(self, worlds: list[list[float]], best: int, usual: int) -> bool:
-        """Whether option ``best`` scored above option ``usual`` by more than
-        ``CONFIDENCE`` standard errors of their difference over ``worlds``."""
-        if best == usual:
-            return True
-        differences = [scores[best] - scores[usual] for scores in worlds]
-        count = len(differences)
-        if count < 2:
-            return False
-        mean = sum(differences) / count
-        variance = sum((difference - mean) ** 2 for difference in differences) / (count - 1)
-        return mean > self.CONFIDENCE * math.sqrt(variance / count)
+        return means, best if tally.clearly_better(best, self.CONFIDENCE) else usual
 
     def weigh(self, knowledge, rng, budget) -> tuple[list[tuple[dict, float]], int]:
         """Each of the seat's options with its mean score over the worlds
@@ -117,16 +104,17 @@ class StrongPlayer:
         means, choice = self.deliberate(knowledge, options, rng, allowance)
         return list(zip(options, means, strict=True)), choice
 
-    def imagine(self, knowledge, options, rng, allowance) -> list[list[float]]:
-        """The scores of ``options`` in each world ``allowance`` lets the bot
-        imagine (at least one)."""
+    def imagine(self, knowledge, options, usual, rng, allowance) -> "Tally":
+        """The tally of the scores of ``options`` (the easy answer's is
+        ``options[usual]``) in each world ``allowance`` lets the bot imagine (at
+        least one)."""
         rules, seat, playouts = knowledge.rules, knowledge.seat, self.playouts
         dump, load = rules.dump, rules.load
         # One random source for every playout's dealer and answers, reseeded with
         # each world's dice before each option: far cheaper than a new one each time.
         dice_rng = random.Random()
         dealer, pick = PlayoutDealer(dice_rng), playouts.picker(dice_rng)
-        worlds: list[list[float]] = []
+        tally = Tally(len(options), usual)
         while allowance.begin_world():
             world = dump(knowledge.sample(rng))
             dice = rng.getrandbits(64)
@@ -142,5 +130,47 @@ class StrongPlayer:
             if len(scores) < len(options):
                 break
             allowance.world_done()
-            worlds.append(scores)
-        return worlds
+            tally.add(scores)
+        return tally
+
+
+class Tally:
+    """What the strong player keeps of the worlds it imagined, world by world:
+    each option's total score, and its lead over the easy answer's (option
+    ``usual``) with the squares of that lead. The means and the test of a clear
+    lead then cost as little after thousands of worlds as after a few, so the
+    decision ends when its last world does, within the budget."""
+
+    def __init__(self, options: int, usual: int):
+        self.usual = usual
+        self.worlds = 0
+        self.totals = [0.0] * options
+        self.leads = [0.0] * options
+        self.lead_squares = [0.0] * options
+
+    def add(self, scores: list[float]) -> None:
+        """One world's score of each option."""
+        usual_score = scores[self.usual]
+        totals, leads, lead_squares = self.totals, self.leads, self.lead_squares
+        for index, score in enumerate(scores):
+            lead = score - usual_score
+            totals[index] += score
+            leads[index] += lead
+            lead_squares[index] += lead * lead
+        self.worlds += 1
+
+    def means(self) -> list[float]:
+        return [total / self.worlds for total in self.totals]
+
+    def clearly_better(self, best: int, confidence: float) -> bool:
+        """Whether option ``best`` scored above the easy answer by more than
+        ``confidence`` standard errors of their difference, world by world."""
+        if best == self.usual:
+            return True
+        count = self.worlds
+        if count < 2:
+            return False
+        mean = self.leads[best] / count
+        # Never below zero: the sums may round a lead that never varied to a hair under.
+        variance = max(0.0, (self.lead_squares[best] - count * mean * mean) / (count - 1))
+        return mean > confidence * math.sqrt(variance / count)

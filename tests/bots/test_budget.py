@@ -49,9 +49,8 @@ def spend(budget_seconds, clock, worlds=None):
     knowledge, options = first_turn()
     strong = StrongPlayer(Playouts(coup_bots.easy_answer, coup_bots.horizon, clock.score))
     allowance = Budget(budget_seconds, worlds, clock).allowance()
-    worlds = strong.imagine(knowledge, options, random.Random(1), allowance)
-    totals = [sum(column) for column in zip(*worlds, strict=True)]
-    return totals, len(worlds), len(options)
+    tally = strong.imagine(knowledge, options, 0, random.Random(1), allowance)
+    return tally.totals, tally.worlds, len(options)
 
 
 def test_a_world_is_begun_only_when_the_longest_so_far_still_fits():
@@ -76,6 +75,20 @@ def test_a_world_the_deadline_overtakes_is_left_out():
     assert totals == [1.0] * len(options)  # the world left out counts for no option
     assert clock.playouts == len(options) + 1  # it stopped at the first playout that ended past the deadline
     assert clock.now == first_world + slow
+
+
+def test_a_playout_that_would_end_past_the_deadline_is_not_begun():
+    # The second world seems to fit, but its first playout takes three quarters
+    # of a world: another as long would end past the deadline, so the world is
+    # left out there, within the budget, rather than after the deadline has passed.
+    _, options = first_turn()
+    world = 0.125 * len(options)
+    clock = PlayoutClock([0.125] * len(options) + [0.75 * world])
+    totals, worlds, _ = spend(2 * world, clock)
+    assert worlds == 1
+    assert totals == [1.0] * len(options)
+    assert clock.playouts == len(options) + 1
+    assert clock.now <= 2 * world
 
 
 def test_at_least_one_world_is_imagined_however_small_the_budget():

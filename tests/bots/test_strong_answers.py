@@ -1,10 +1,11 @@
 """The strong bot leaves the easy player's answer only for one that beat it
-clearly in the worlds it imagined (``StrongPlayer.clearly_better``), and in
+clearly in the worlds it imagined (``Tally.clearly_better``), and in
 those worlds a player holds what it claimed, most of the time (``CoupTracker``)."""
 
 import random
 
 from games.bots import Budget, bot_for, knowledge_for
+from games.bots.players import StrongPlayer, Tally
 from games.engine.dealer import SeededDealer
 from games.kinds import rules_of
 from games.kinds.coup import bots as coup_bots
@@ -21,19 +22,30 @@ def a_new_game(seed: float):
     return rules, dealer, rules.replay(events), events
 
 
+def tally_of(worlds: list[list[float]], usual: int) -> Tally:
+    tally = Tally(len(worlds[0]), usual)
+    for scores in worlds:
+        tally.add(scores)
+    return tally
+
+
 def test_one_world_never_shows_an_answer_clearly_better():
-    strong = bot_for("coup", "strong")
-    assert not strong.clearly_better([[0.0, 1.0]], best=1, usual=0)
-    assert strong.clearly_better([[0.0, 1.0]], best=0, usual=0)  # the easy answer needs no proof
+    one = tally_of([[0.0, 1.0]], usual=0)
+    assert not one.clearly_better(1, StrongPlayer.CONFIDENCE)
+    assert one.clearly_better(0, StrongPlayer.CONFIDENCE)  # the easy answer needs no proof
 
 
 def test_a_small_steady_lead_is_clear_and_a_lucky_one_is_not():
-    strong = bot_for("coup", "strong")
     steady = [[0.50, 0.52], [0.30, 0.33], [0.70, 0.71], [0.10, 0.12]]
-    assert strong.clearly_better(steady, best=1, usual=0)
-    lucky = [[0.5, 1.0], [0.5, 0.0]] * 5 + [[0.5, 0.6]]
-    assert sum(scores[1] for scores in lucky) > sum(scores[0] for scores in lucky)  # the best total, by luck
-    assert not strong.clearly_better(lucky, best=1, usual=0)
+    assert tally_of(steady, usual=0).clearly_better(1, StrongPlayer.CONFIDENCE)
+    lucky = tally_of([[0.5, 1.0], [0.5, 0.0]] * 5 + [[0.5, 0.6]], usual=0)
+    assert lucky.totals[1] > lucky.totals[0]  # the best total, by luck
+    assert not lucky.clearly_better(1, StrongPlayer.CONFIDENCE)
+
+
+def test_a_lead_that_never_varies_is_clear():
+    # The sums of squares may round such a lead's variance a hair below zero.
+    assert tally_of([[0.1, 0.4]] * 1000, usual=0).clearly_better(1, StrongPlayer.CONFIDENCE)
 
 
 def test_with_a_single_world_the_strong_bot_answers_as_the_easy_player():
