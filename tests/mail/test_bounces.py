@@ -226,6 +226,8 @@ def test_read_mail_says_what_each_report_did(db, tmp_path):
 
 
 def _postmark_bounce(address: str, type_: str = "HardBounce", details: str = "smtp;550 5.1.1 unknown") -> str:
+    # Bounced now: a soft bounce pauses mail for a day from when it happened, so a
+    # fixed date would leave nothing paused once that day has passed.
     return json.dumps(
         {
             "RecordType": "Bounce",
@@ -234,7 +236,7 @@ def _postmark_bounce(address: str, type_: str = "HardBounce", details: str = "sm
             "TypeCode": 1,
             "MessageID": "883953f4-6105-42a2-a16a-77a8eac79483",
             "Email": address,
-            "BouncedAt": "2026-11-27T10:00:00Z",
+            "BouncedAt": timezone.now().isoformat(),
             "Details": details,
             "Description": "The server was unable to deliver your message.",
         }
